@@ -1,0 +1,108 @@
+package io.idempotent;
+
+import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.internal.GlobalEngine;
+import io.idempotent.internal.IdempotencyEngine;
+import io.idempotent.internal.MethodPlan;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The entry point: installs the configuration the woven {@link Idempotent} aspect uses, runs
+ * programmatic idempotent calls, validates annotated classes and tells callers whether their last
+ * result was replayed. Thread-safe.
+ *
+ * <pre>{@code
+ * Idempotency.install(IdempotencyConfig.builder().store(new CaffeineIdempotencyStore()).build());
+ * Idempotency.validate(PaymentService.class);            // fail fast on a bad expression
+ * Receipt r = payments.charge("order-42", amount);       // woven: runs once per key
+ * boolean replayed = Idempotency.lastOutcome() == CallOutcome.REPLAYED;
+ * }</pre>
+ */
+public final class Idempotency {
+
+  private final IdempotencyEngine engine;
+
+  private Idempotency(IdempotencyEngine engine) {
+    this.engine = engine;
+  }
+
+  /** Installs {@code config} for the woven aspect and returns its entry point. */
+  public static Idempotency install(IdempotencyConfig config) {
+    return new Idempotency(GlobalEngine.install(config));
+  }
+
+  /**
+   * The configuration the aspect uses; if none was installed, one is built from properties and the
+   * store providers on the class path ({@link #fromEnvironment()}).
+   */
+  public static Idempotency global() {
+    return new Idempotency(GlobalEngine.get());
+  }
+
+  /** Forgets the installed configuration, so the next call configures from the environment again. */
+  public static void uninstall() {
+    GlobalEngine.reset();
+  }
+
+  /** An independent entry point for {@code config}, not used by the aspect (for programmatic calls). */
+  public static Idempotency create(IdempotencyConfig config) {
+    return new Idempotency(new IdempotencyEngine(config));
+  }
+
+  /**
+   * A configuration from properties ({@code idempotent.store}, {@code idempotent.ttl}, {@code
+   * idempotent.lease}, {@code idempotent.enabled}, {@code idempotent.<store>.*}) in system properties,
+   * environment variables or {@code idempotent.properties}, and the store providers on the class path.
+   *
+   * @throws IdempotencyConfigurationException listing the available stores when none fits
+   */
+  public static IdempotencyConfig fromEnvironment() {
+    return EnvironmentConfiguration.load();
+  }
+
+  /** How the last idempotent call on this thread produced its result; null if none ran on it yet. */
+  public static CallOutcome lastOutcome() {
+    return IdempotencyEngine.lastOutcome();
+  }
+
+  /**
+   * Compiles the annotation of every {@link Idempotent} method of {@code classes}, so that a bad
+   * expression or duration fails at start-up or in a test rather than at first call.
+   *
+   * @throws IdempotencyConfigurationException listing every problem found
+   */
+  public static void validate(Class<?>... classes) {
+    List<String> problems = new ArrayList<>();
+    for (Class<?> c : classes) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.isAnnotationPresent(Idempotent.class)) {
+          try {
+            MethodPlan.compile(m, null);
+          } catch (IdempotencyConfigurationException e) {
+            problems.add(e.getMessage());
+          }
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IdempotencyConfigurationException(String.join("\n", problems));
+    }
+  }
+
+  public IdempotencyConfig config() {
+    return engine.config();
+  }
+
+  /** Starts a programmatic call in namespace {@code name} whose result has type {@code resultType}. */
+  public <T> IdempotentCall<T> call(String name, Class<T> resultType) {
+    return new IdempotentCall<>(engine, name, resultType);
+  }
+
+  /** Like {@link #call(String, Class)} for a generic result type such as {@code List<Receipt>}. */
+  public <T> IdempotentCall<T> call(String name, Type resultType) {
+    return new IdempotentCall<>(engine, name, resultType);
+  }
+}

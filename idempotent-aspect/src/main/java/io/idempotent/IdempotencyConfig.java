@@ -1,0 +1,234 @@
+package io.idempotent;
+
+import io.idempotent.internal.JacksonResultCodec;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.ResultCodec;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Immutable configuration: the stores, defaults for TTL, lease and wait timeout, the clock, the
+ * listener and the result codec. Thread-safe. Build with {@link #builder()}; start from the stores on
+ * the class path with {@link Idempotency#fromEnvironment()}.
+ *
+ * <pre>{@code
+ * Idempotency.install(IdempotencyConfig.builder()
+ *     .store(new CaffeineIdempotencyStore())
+ *     .defaultTtl(Duration.ofHours(1))
+ *     .build());
+ * }</pre>
+ */
+public final class IdempotencyConfig {
+
+  /** Name under which {@link Builder#store(IdempotencyStore)} registers its store. */
+  public static final String DEFAULT_STORE = "default";
+
+  private final Map<String, IdempotencyStore> stores;
+  private final String defaultStoreName;
+  private final Duration defaultTtl;
+  private final Duration defaultLease;
+  private final Duration defaultWaitTimeout;
+  private final Clock clock;
+  private final IdempotencyListener listener;
+  private final ResultCodec codec;
+  private final boolean enabled;
+  private final MissingKeyPolicy missingKeyPolicy;
+  private final boolean leaseRenewal;
+
+  private IdempotencyConfig(Builder b) {
+    this.stores = Map.copyOf(b.stores);
+    this.defaultStoreName = b.defaultStoreName;
+    this.defaultTtl = b.defaultTtl;
+    this.defaultLease = b.defaultLease;
+    this.defaultWaitTimeout = b.defaultWaitTimeout;
+    this.clock = b.clock;
+    this.listener = b.listener;
+    this.codec = b.codec != null ? b.codec : JacksonResultCodec.shared();
+    this.enabled = b.enabled;
+    this.missingKeyPolicy = b.missingKeyPolicy;
+    this.leaseRenewal = b.leaseRenewal;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this configuration's values, to derive a changed copy. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.stores.putAll(stores);
+    b.defaultStoreName = defaultStoreName;
+    b.defaultTtl = defaultTtl;
+    b.defaultLease = defaultLease;
+    b.defaultWaitTimeout = defaultWaitTimeout;
+    b.clock = clock;
+    b.listener = listener;
+    b.codec = codec;
+    b.enabled = enabled;
+    b.missingKeyPolicy = missingKeyPolicy;
+    b.leaseRenewal = leaseRenewal;
+    return b;
+  }
+
+  /** The store registered under {@code name}, or the default store when {@code name} is empty. */
+  public IdempotencyStore store(String name) {
+    String n = name == null || name.isEmpty() ? defaultStoreName : name;
+    IdempotencyStore s = stores.get(n);
+    if (s == null) {
+      throw new IdempotencyConfigurationException(
+          "No idempotency store named '" + n + "'; configured stores: " + stores.keySet());
+    }
+    return s;
+  }
+
+  public Map<String, IdempotencyStore> stores() {
+    return stores;
+  }
+
+  public String defaultStoreName() {
+    return defaultStoreName;
+  }
+
+  public Duration defaultTtl() {
+    return defaultTtl;
+  }
+
+  public Duration defaultLease() {
+    return defaultLease;
+  }
+
+  public Duration defaultWaitTimeout() {
+    return defaultWaitTimeout;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The listener, or null when none is set (warnings are still logged). */
+  public IdempotencyListener listener() {
+    return listener;
+  }
+
+  public ResultCodec codec() {
+    return codec;
+  }
+
+  /** False when idempotency is switched off: methods run directly and no store is touched. */
+  public boolean enabled() {
+    return enabled;
+  }
+
+  public MissingKeyPolicy missingKeyPolicy() {
+    return missingKeyPolicy;
+  }
+
+  /** Whether leases of running calls are renewed automatically (true unless switched off, e.g. in a fault test). */
+  public boolean leaseRenewal() {
+    return leaseRenewal;
+  }
+
+  /** Builds an {@link IdempotencyConfig}. Not thread-safe. */
+  public static final class Builder {
+    private final Map<String, IdempotencyStore> stores = new LinkedHashMap<>();
+    private String defaultStoreName = DEFAULT_STORE;
+    private Duration defaultTtl = Duration.ofHours(24);
+    private Duration defaultLease = Duration.ofSeconds(30);
+    private Duration defaultWaitTimeout = Duration.ofSeconds(10);
+    private Clock clock = Clock.systemUTC();
+    private IdempotencyListener listener;
+    private ResultCodec codec;
+    private boolean enabled = true;
+    private MissingKeyPolicy missingKeyPolicy = MissingKeyPolicy.REJECT;
+    private boolean leaseRenewal = true;
+
+    private Builder() {}
+
+    /** Registers the default store. */
+    public Builder store(IdempotencyStore store) {
+      return store(DEFAULT_STORE, store);
+    }
+
+    /** Registers a named store, chosen by {@code @Idempotent(store = name)}. */
+    public Builder store(String name, IdempotencyStore store) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(store, "store");
+      stores.put(name, store);
+      return this;
+    }
+
+    /** Which registered store serves annotations that name none. */
+    public Builder defaultStore(String name) {
+      this.defaultStoreName = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public Builder defaultTtl(Duration ttl) {
+      this.defaultTtl = positive(ttl, "defaultTtl");
+      return this;
+    }
+
+    public Builder defaultLease(Duration lease) {
+      this.defaultLease = positive(lease, "defaultLease");
+      return this;
+    }
+
+    public Builder defaultWaitTimeout(Duration timeout) {
+      this.defaultWaitTimeout = positive(timeout, "defaultWaitTimeout");
+      return this;
+    }
+
+    /** The clock for the engine's own timing (wait deadlines, renewal); stores keep their own time. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder listener(IdempotencyListener listener) {
+      this.listener = listener;
+      return this;
+    }
+
+    public Builder codec(ResultCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    /** Switches idempotency off (for tests): annotated methods run directly. */
+    public Builder enabled(boolean enabled) {
+      this.enabled = enabled;
+      return this;
+    }
+
+    public Builder missingKeyPolicy(MissingKeyPolicy policy) {
+      this.missingKeyPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Whether to renew leases while methods run. Default true. */
+    public Builder leaseRenewal(boolean renew) {
+      this.leaseRenewal = renew;
+      return this;
+    }
+
+    public IdempotencyConfig build() {
+      if (enabled && !stores.containsKey(defaultStoreName)) {
+        throw new IdempotencyConfigurationException(
+            "The default store '" + defaultStoreName + "' is not registered; registered stores: "
+                + stores.keySet());
+      }
+      return new IdempotencyConfig(this);
+    }
+
+    private static Duration positive(Duration d, String what) {
+      Objects.requireNonNull(d, what);
+      if (d.isNegative() || d.isZero()) {
+        throw new IdempotencyConfigurationException(what + " must be positive, was " + d);
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.idempotent;
+
+import io.idempotent.internal.Hashing;
+import java.util.Optional;
+
+/**
+ * One outcome of an idempotent call, delivered to an {@link IdempotencyListener}. Carries the key
+ * namespace and a short non-reversible reference to the stored key, never the key or payload itself.
+ * Immutable.
+ */
+public final class IdempotencyEvent {
+
+  /** What happened. */
+  public enum Type {
+    /** The method ran and its outcome was recorded. */
+    EXECUTED,
+    /** A completed outcome was returned without running the method. */
+    REPLAYED,
+    /** A duplicate found the key in progress and was refused ({@link IdempotencyInProgressException}). */
+    IN_PROGRESS,
+    /** A duplicate waited for the call in progress. */
+    WAITED,
+    /** A duplicate found the key in progress and returned without running ({@link OnInProgress#SKIP}). */
+    SKIPPED,
+    /** The key was reused with a different payload. */
+    KEY_REUSED,
+    /** The key expression gave null or blank. */
+    KEY_MISSING,
+    /** An expired claim of another owner (who presumably died) was taken over. */
+    LEASE_TAKEN_OVER,
+    /** This owner lost its claim before it could complete, renew or release; nothing was overwritten. */
+    LEASE_LOST,
+    /** The method threw; the claim was released so the key may be retried. */
+    RELEASED_ON_FAILURE,
+    /** The method threw an exception declared final; it was recorded as the outcome. */
+    FAILURE_STORED,
+    /** The store failed. */
+    STORE_ERROR
+  }
+
+  private final Type type;
+  private final String name;
+  private final String storedKey;
+  private final Throwable error;
+
+  public IdempotencyEvent(Type type, String name, String storedKey, Throwable error) {
+    this.type = type;
+    this.name = name;
+    this.storedKey = storedKey;
+    this.error = error;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** The key namespace (the annotation's {@code name}). */
+  public String name() {
+    return name;
+  }
+
+  /** A short hash of the stored key: enough to correlate events and logs, not to recover the key. */
+  public String keyReference() {
+    return storedKey == null ? "-" : Hashing.shortReference(storedKey);
+  }
+
+  /** The store error, or the failure that caused a release; empty otherwise. */
+  public Optional<Throwable> error() {
+    return Optional.ofNullable(error);
+  }
+
+  @Override
+  public String toString() {
+    return type + " " + name + " key#" + keyReference();
+  }
+}

@@ -1,0 +1,10 @@
+package io.idempotent;
+
+/** A call with the same key is still running (its lease is alive). The method did not run again. */
+public final class IdempotencyInProgressException extends IdempotencyException {
+  private static final long serialVersionUID = 1L;
+
+  public IdempotencyInProgressException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,17 @@
+package io.idempotent;
+
+/**
+ * The store could not be reached or failed. Before the method ran this means it did not run (fail
+ * closed); after it ran, the outcome could not be recorded and the message says so.
+ */
+public final class IdempotencyStoreException extends IdempotencyException {
+  private static final long serialVersionUID = 1L;
+
+  public IdempotencyStoreException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public IdempotencyStoreException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,70 @@
+package io.idempotent;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes a method safe to call more than once: the first call with a given key runs the method and
+ * records its outcome; later calls with the same key replay that outcome without running the method.
+ *
+ * <pre>{@code
+ * @Idempotent(key = "#orderId", scope = "#user.id", ttl = "PT24H")
+ * public Receipt charge(String orderId, User user, Money amount) { ... }
+ * }</pre>
+ *
+ * <p>The aspect is woven at compile time, so the annotation works on private methods, self-calls and
+ * any layer of an application. Expressions use a small language: {@code #param}, {@code #p0} / {@code
+ * #a0}, property paths such as {@code #order.id} (getter, record component or public field), string
+ * literals {@code 'refund:'} and {@code +} concatenation.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Idempotent {
+
+  /** Expression for the idempotency key, evaluated against the method's arguments. Required. */
+  String key();
+
+  /** Namespace of the key, stable across refactors. Empty means declaring class name + "." + method name. */
+  String name() default "";
+
+  /**
+   * Optional expression (tenant, user) that becomes part of the stored key, so one scope cannot
+   * replay another scope's result for the same key. Empty means no scope.
+   */
+  String scope() default "";
+
+  /** How long a completed outcome is kept and replayed, ISO-8601 ({@code PT24H}). Empty means the configured default. */
+  String ttl() default "";
+
+  /**
+   * How long an in-progress claim holds before another caller may take it over, ISO-8601. Renewed
+   * automatically while the method runs. Empty means the configured default.
+   */
+  String lease() default "";
+
+  /** What a duplicate call does while the first one is still running. */
+  OnInProgress onInProgress() default OnInProgress.THROW;
+
+  /** With {@link OnInProgress#WAIT}: how long to wait, ISO-8601. Empty means the configured default. */
+  String waitTimeout() default "";
+
+  /**
+   * Exceptions that are final business outcomes: they are stored and later calls with the same key
+   * rethrow an equivalent exception without running the method. Any other exception releases the key
+   * so that the caller may retry.
+   */
+  Class<? extends Throwable>[] finalExceptions() default {};
+
+  /** Whether a call with the same key but different arguments is rejected ({@link IdempotencyKeyReusedException}). */
+  boolean checkPayload() default true;
+
+  /** Expressions whose values make up the payload fingerprint. Empty means all arguments. */
+  String[] payload() default {};
+
+  /** Name of the store to use. Empty means the configured default store. */
+  String store() default "";
+}

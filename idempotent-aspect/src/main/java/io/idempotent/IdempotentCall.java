@@ -1,0 +1,115 @@
+package io.idempotent;
+
+import io.idempotent.internal.CallPlan;
+import io.idempotent.internal.IdempotencyEngine;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A programmatic idempotent call, for code that is not woven: the same guarantees as {@link
+ * Idempotent}. Build one per call; not thread-safe.
+ *
+ * <pre>{@code
+ * Receipt r = idempotency.call("payments.charge", Receipt.class)
+ *     .key(orderId)
+ *     .scope(userId)
+ *     .payload(orderId, amount)
+ *     .run(() -> gateway.charge(orderId, amount));
+ * }</pre>
+ */
+public final class IdempotentCall<T> {
+
+  private final IdempotencyEngine engine;
+  private final String name;
+  private final Type resultType;
+  private String key;
+  private String scope;
+  private Object[] payload;
+  private Duration ttl;
+  private Duration lease;
+  private Duration waitTimeout;
+  private OnInProgress onInProgress = OnInProgress.THROW;
+  private Class<? extends Throwable>[] finalExceptions = emptyExceptions();
+  private String store = "";
+
+  IdempotentCall(IdempotencyEngine engine, String name, Type resultType) {
+    this.engine = engine;
+    this.name = Objects.requireNonNull(name, "name");
+    this.resultType = Objects.requireNonNull(resultType, "resultType");
+  }
+
+  /** The idempotency key (required; null or blank is refused when the call runs). */
+  public IdempotentCall<T> key(String key) {
+    this.key = key;
+    return this;
+  }
+
+  /** The scope (tenant, user) the key belongs to. */
+  public IdempotentCall<T> scope(String scope) {
+    this.scope = Objects.requireNonNull(scope, "scope");
+    return this;
+  }
+
+  /** The values whose fingerprint must match on a replay; without it, payloads are not checked. */
+  public IdempotentCall<T> payload(Object... values) {
+    this.payload = values.clone();
+    return this;
+  }
+
+  public IdempotentCall<T> ttl(Duration ttl) {
+    this.ttl = ttl;
+    return this;
+  }
+
+  public IdempotentCall<T> lease(Duration lease) {
+    this.lease = lease;
+    return this;
+  }
+
+  public IdempotentCall<T> onInProgress(OnInProgress policy) {
+    this.onInProgress = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  public IdempotentCall<T> waitTimeout(Duration timeout) {
+    this.waitTimeout = timeout;
+    return this;
+  }
+
+  @SafeVarargs
+  public final IdempotentCall<T> finalExceptions(Class<? extends Throwable>... types) {
+    this.finalExceptions = types.clone();
+    return this;
+  }
+
+  public IdempotentCall<T> store(String storeName) {
+    this.store = Objects.requireNonNull(storeName, "storeName");
+    return this;
+  }
+
+  /** Runs {@code body} at most once for this key and returns its (possibly replayed) result. */
+  public <X extends Exception> T run(CheckedSupplier<? extends T, X> body) throws X {
+    return execute(body).value();
+  }
+
+  /** Like {@link #run} but also tells whether the result was replayed. */
+  @SuppressWarnings("unchecked")
+  public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
+    CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
+        payload != null, scope != null, resultType);
+    try {
+      Object value = engine.execute(plan, key, scope, payload, body::get);
+      return new CallResult<>((T) value, IdempotencyEngine.lastOutcome());
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw (X) t; // only the body's checked exception can reach here
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Class<? extends Throwable>[] emptyExceptions() {
+    return (Class<? extends Throwable>[]) new Class<?>[0];
+  }
+}

@@ -1,0 +1,151 @@
+package io.idempotent.internal;
+
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.OnInProgress;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Everything about a call site that does not change from call to call: namespace, store, durations,
+ * policies and the shape of the result. Built once per annotated method (or programmatic call
+ * builder). Immutable.
+ */
+public final class CallPlan {
+
+  /** How the method's result is shaped. */
+  enum ResultShape {
+    VOID,
+    PRIMITIVE,
+    OPTIONAL,
+    STAGE,
+    OBJECT
+  }
+
+  final String name;
+  final String description;
+  final String storeName;
+  final Duration ttl;
+  final Duration lease;
+  final Duration waitTimeout;
+  final OnInProgress onInProgress;
+  final Class<? extends Throwable>[] finalExceptions;
+  final boolean checkPayload;
+  final boolean scoped;
+  final Type resultType;
+  final ResultShape shape;
+
+  @SuppressWarnings("unchecked")
+  public CallPlan(
+      String name,
+      String description,
+      String storeName,
+      Duration ttl,
+      Duration lease,
+      Duration waitTimeout,
+      OnInProgress onInProgress,
+      Class<? extends Throwable>[] finalExceptions,
+      boolean checkPayload,
+      boolean scoped,
+      Type declaredReturnType) {
+    if (name == null || name.isBlank()) {
+      throw new IdempotencyConfigurationException("The idempotency name of " + description + " is blank");
+    }
+    this.name = name;
+    this.description = description;
+    this.storeName = storeName == null ? "" : storeName;
+    this.ttl = ttl;
+    this.lease = lease;
+    this.waitTimeout = waitTimeout;
+    this.onInProgress = onInProgress;
+    this.finalExceptions = finalExceptions.clone();
+    this.checkPayload = checkPayload;
+    this.scoped = scoped;
+    Class<?> raw = rawType(declaredReturnType);
+    if (raw == void.class || raw == Void.class) {
+      shape = ResultShape.VOID;
+      resultType = Void.class;
+    } else if (raw.isPrimitive()) {
+      shape = ResultShape.PRIMITIVE;
+      resultType = declaredReturnType;
+    } else if (raw == Optional.class) {
+      shape = ResultShape.OPTIONAL;
+      resultType = declaredReturnType;
+    } else if (CompletionStage.class.isAssignableFrom(raw)) {
+      if (!raw.isAssignableFrom(CompletableFuture.class)) {
+        throw new IdempotencyConfigurationException(
+            description + " returns " + raw.getName() + "; asynchronous idempotent methods must return"
+                + " CompletionStage or CompletableFuture");
+      }
+      shape = ResultShape.STAGE;
+      resultType = stageValueType(declaredReturnType);
+    } else {
+      shape = ResultShape.OBJECT;
+      resultType = declaredReturnType;
+    }
+    if (onInProgress == OnInProgress.SKIP && shape == ResultShape.PRIMITIVE) {
+      throw new IdempotencyConfigurationException(
+          description + " uses onInProgress = SKIP but returns a primitive; SKIP needs a void, Optional or"
+              + " nullable result");
+    }
+  }
+
+  /** Parses an annotation duration attribute; empty means "use the configured default" (null). */
+  public static Duration duration(String text, String attribute, String description) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    Duration d;
+    try {
+      d = Duration.parse(text.trim());
+    } catch (DateTimeParseException e) {
+      throw new IdempotencyConfigurationException(
+          "@Idempotent(" + attribute + " = \"" + text + "\") of " + description
+              + " is not an ISO-8601 duration such as PT30S or PT24H");
+    }
+    if (d.isNegative() || d.isZero()) {
+      throw new IdempotencyConfigurationException(
+          "@Idempotent(" + attribute + " = \"" + text + "\") of " + description + " must be positive");
+    }
+    return d;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  boolean isFinal(Throwable t) {
+    for (Class<? extends Throwable> c : finalExceptions) {
+      if (c.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Type stageValueType(Type t) {
+    if (t instanceof ParameterizedType p) {
+      Type arg = p.getActualTypeArguments()[0];
+      if (arg instanceof WildcardType w) {
+        return w.getUpperBounds()[0];
+      }
+      return arg;
+    }
+    return Object.class;
+  }
+
+  static Class<?> rawType(Type t) {
+    if (t instanceof Class<?> c) {
+      return c;
+    }
+    if (t instanceof ParameterizedType p) {
+      return (Class<?>) p.getRawType();
+    }
+    return Object.class;
+  }
+}

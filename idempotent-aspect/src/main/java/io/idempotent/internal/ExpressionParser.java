@@ -1,0 +1,279 @@
+package io.idempotent.internal;
+
+import io.idempotent.IdempotencyConfigurationException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Parses and compiles the key expression language:
+ *
+ * <pre>
+ * expression := term ('+' term)*
+ * term       := '\'' chars '\''            (a literal; '' stands for one quote)
+ *             | '#' name ('.' property)*    (a parameter by name, or #p0 / #a0 by position)
+ * </pre>
+ *
+ * Properties are resolved once against the declared types: record component, getter ({@code getX},
+ * {@code isX}), accessor-style method ({@code x()}), then field. Errors name the method, the
+ * expression and the position.
+ */
+public final class ExpressionParser {
+
+  private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
+  private static final MethodType OBJECT_TO_OBJECT = MethodType.methodType(Object.class, Object.class);
+
+  private final String source;
+  private final String attribute;
+  private final MethodSignatureInfo method;
+  private int pos;
+
+  private ExpressionParser(String source, String attribute, MethodSignatureInfo method) {
+    this.source = source;
+    this.attribute = attribute;
+    this.method = method;
+  }
+
+  /**
+   * Compiles {@code source}, an expression of annotation attribute {@code attribute} on {@code method}.
+   *
+   * @throws IdempotencyConfigurationException naming method, expression and position
+   */
+  public static Expression compile(String source, String attribute, MethodSignatureInfo method) {
+    if (source == null) {
+      throw new IdempotencyConfigurationException(
+          "Missing expression in @Idempotent(" + attribute + ") of " + method.description());
+    }
+    return new ExpressionParser(source, attribute, method).parse();
+  }
+
+  private Expression parse() {
+    List<Expression.Term> terms = new ArrayList<>();
+    skipSpace();
+    if (pos >= source.length()) {
+      throw error("the expression is empty", 0);
+    }
+    terms.add(term());
+    skipSpace();
+    while (pos < source.length()) {
+      if (source.charAt(pos) != '+') {
+        throw error("expected '+' but found '" + source.charAt(pos) + "'", pos);
+      }
+      pos++;
+      skipSpace();
+      if (pos >= source.length()) {
+        throw error("expected a term after '+'", pos);
+      }
+      terms.add(term());
+      skipSpace();
+    }
+    return new Expression(source, terms.toArray(new Expression.Term[0]));
+  }
+
+  private Expression.Term term() {
+    char c = source.charAt(pos);
+    if (c == '\'') {
+      return literal();
+    }
+    if (c == '#') {
+      return parameterPath();
+    }
+    throw error("expected a parameter (#name) or a quoted literal but found '" + printable(c) + "'", pos);
+  }
+
+  private Expression.Term literal() {
+    int start = pos;
+    pos++; // opening quote
+    StringBuilder sb = new StringBuilder();
+    while (pos < source.length()) {
+      char c = source.charAt(pos);
+      if (c == '\'') {
+        if (pos + 1 < source.length() && source.charAt(pos + 1) == '\'') {
+          sb.append('\'');
+          pos += 2;
+          continue;
+        }
+        pos++;
+        return new Expression.Literal(sb.toString());
+      }
+      sb.append(c);
+      pos++;
+    }
+    throw error("unterminated string literal", start);
+  }
+
+  private Expression.Term parameterPath() {
+    int start = pos;
+    pos++; // '#'
+    int nameStart = pos;
+    String name = identifier();
+    if (name == null) {
+      throw error("expected a parameter name after '#'", nameStart);
+    }
+    int index = method.indexOf(name);
+    if (index < 0) {
+      var m = POSITIONAL.matcher(name);
+      if (m.matches()) {
+        index = parseIndex(m.group(1), nameStart);
+      }
+    }
+    if (index < 0) {
+      throw error("unknown parameter '" + name + "'; parameters are " + method.parameterList(), nameStart);
+    }
+    Class<?> type = method.parameterType(index);
+    List<MethodHandle> accessors = new ArrayList<>();
+    while (pos < source.length() && source.charAt(pos) == '.') {
+      pos++;
+      int propStart = pos;
+      String property = identifier();
+      if (property == null) {
+        throw error("expected a property name after '.'", propStart);
+      }
+      Accessor a = resolve(type, property, propStart);
+      accessors.add(a.handle());
+      type = a.type();
+    }
+    if (start == pos) {
+      throw error("expected a parameter", start);
+    }
+    return new Expression.ParameterPath(index, accessors.toArray(new MethodHandle[0]));
+  }
+
+  private int parseIndex(String digits, int at) {
+    int index;
+    try {
+      index = Integer.parseInt(digits);
+    } catch (NumberFormatException e) {
+      index = Integer.MAX_VALUE;
+    }
+    if (index >= method.parameterCount()) {
+      throw error(
+          "parameter index " + digits + " is out of range; the method has " + method.parameterCount()
+              + " parameter(s)",
+          at);
+    }
+    return index;
+  }
+
+  private String identifier() {
+    int start = pos;
+    if (pos < source.length() && Character.isJavaIdentifierStart(source.charAt(pos))) {
+      pos++;
+      while (pos < source.length() && Character.isJavaIdentifierPart(source.charAt(pos))) {
+        pos++;
+      }
+      return source.substring(start, pos);
+    }
+    return null;
+  }
+
+  private void skipSpace() {
+    while (pos < source.length() && Character.isWhitespace(source.charAt(pos))) {
+      pos++;
+    }
+  }
+
+  private record Accessor(MethodHandle handle, Class<?> type) {}
+
+  private Accessor resolve(Class<?> type, String property, int at) {
+    try {
+      if (type.isRecord()) {
+        for (RecordComponent rc : type.getRecordComponents()) {
+          if (rc.getName().equals(property)) {
+            return accessor(rc.getAccessor());
+          }
+        }
+      }
+      String cap = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+      for (String candidate : new String[] {"get" + cap, "is" + cap, property}) {
+        Method m = findNoArgMethod(type, candidate);
+        if (m != null && (!candidate.startsWith("is") || m.getReturnType() == boolean.class
+            || m.getReturnType() == Boolean.class || candidate.equals(property))) {
+          return accessor(m);
+        }
+      }
+      Field f = findField(type, property);
+      if (f != null) {
+        f.setAccessible(true);
+        MethodHandle h = MethodHandles.lookup().unreflectGetter(f).asType(OBJECT_TO_OBJECT);
+        return new Accessor(h, f.getType());
+      }
+    } catch (IllegalAccessException | RuntimeException e) {
+      throw error("property '" + property + "' of " + type.getName() + " is not accessible: " + e.getMessage(), at);
+    }
+    throw error("no property '" + property + "' on type " + type.getName()
+        + " (looked for a record component, get/is getter, accessor method and field)", at);
+  }
+
+  private static Accessor accessor(Method m) throws IllegalAccessException {
+    m.setAccessible(true);
+    MethodHandle h = MethodHandles.lookup().unreflect(m).asType(OBJECT_TO_OBJECT);
+    return new Accessor(h, m.getReturnType());
+  }
+
+  private static Method findNoArgMethod(Class<?> type, String name) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.getName().equals(name) && m.getParameterCount() == 0 && m.getReturnType() != void.class
+            && !Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {
+          return m;
+        }
+      }
+    }
+    for (Class<?> i : allInterfaces(type)) {
+      try {
+        Method m = i.getMethod(name);
+        if (m.getReturnType() != void.class && !Modifier.isStatic(m.getModifiers())) {
+          return m;
+        }
+      } catch (NoSuchMethodException ignored) {
+        // try the next interface
+      }
+    }
+    return null;
+  }
+
+  private static List<Class<?>> allInterfaces(Class<?> type) {
+    List<Class<?>> out = new ArrayList<>();
+    if (type.isInterface()) {
+      out.add(type);
+    }
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      for (Class<?> i : c.getInterfaces()) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  private static Field findField(Class<?> type, String name) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      for (Field f : c.getDeclaredFields()) {
+        if (f.getName().equals(name) && !Modifier.isStatic(f.getModifiers())) {
+          return f;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String printable(char c) {
+    return Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+  }
+
+  private IdempotencyConfigurationException error(String problem, int at) {
+    String shown = source.codePoints().anyMatch(Character::isISOControl)
+        ? source.chars().mapToObj(ch -> printable((char) ch)).reduce("", String::concat)
+        : source;
+    return new IdempotencyConfigurationException(
+        "Invalid expression in @Idempotent(" + attribute + ") of " + method.description() + ": "
+            + problem + " at position " + at + "\n  " + shown + "\n  " + " ".repeat(Math.min(at, shown.length())) + "^");
+  }
+}

@@ -1,0 +1,349 @@
+package io.idempotent.internal;
+
+import io.idempotent.CallOutcome;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyEvent;
+import io.idempotent.IdempotencyEvent.Type;
+import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.IdempotencyKeyException;
+import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.IdempotencyListener;
+import io.idempotent.IdempotencyResultException;
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.MissingKeyPolicy;
+import io.idempotent.OnInProgress;
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoredOutcome;
+import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The state machine of SPEC §4, the one place where the algorithm lives: claim, run, complete or
+ * release, replay, wait, skip, take over, fence. Knows nothing of AspectJ. Thread-safe.
+ */
+public final class IdempotencyEngine {
+
+  static final System.Logger LOG = System.getLogger("io.idempotent");
+  private static final ThreadLocal<CallOutcome> LAST = new ThreadLocal<>();
+
+  private final IdempotencyConfig config;
+  private final IdempotencyListener listener;
+  private final LeaseRenewer renewer;
+  private final String ownerPrefix;
+  private final AtomicLong ownerCounter = new AtomicLong();
+
+  public IdempotencyEngine(IdempotencyConfig config) {
+    this.config = config;
+    this.listener = config.listener();
+    this.renewer = new LeaseRenewer(this);
+    byte[] seed = new byte[9];
+    new SecureRandom().nextBytes(seed);
+    this.ownerPrefix = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(seed) + '.';
+  }
+
+  public IdempotencyConfig config() {
+    return config;
+  }
+
+  /** How the last idempotent call on this thread produced its result; null if none ran yet. */
+  public static CallOutcome lastOutcome() {
+    return LAST.get();
+  }
+
+  /**
+   * Runs {@code invocation} at most once per (name, scope, key).
+   *
+   * @param key the evaluated key (null or blank: the key is missing)
+   * @param scope the evaluated scope, or null when the plan has none
+   * @param payload the values to fingerprint (ignored when the plan does not check payloads)
+   */
+  public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+      throws Throwable {
+    if (!config.enabled()) {
+      LAST.set(CallOutcome.UNPROTECTED);
+      return invocation.proceed();
+    }
+    if (isBlank(key) || (plan.scoped && isBlank(scope))) {
+      emit(Type.KEY_MISSING, plan, null, null);
+      if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
+        LAST.set(CallOutcome.UNPROTECTED);
+        return invocation.proceed();
+      }
+      String what = isBlank(key) ? "key" : "scope";
+      String value = (isBlank(key) ? key : scope) == null ? "null" : "a blank string";
+      throw new IdempotencyKeyException(
+          "The " + what + " of " + plan.description + " evaluated to " + value + "; the method did not run");
+    }
+    IdempotencyStore store = config.store(plan.storeName);
+    String storedKey = StoredKeys.compose(plan.name, scope, key, store.maxKeyLength());
+    String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
+    Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
+    String owner = ownerPrefix + Long.toString(ownerCounter.incrementAndGet(), 36);
+    long waitDeadline = Long.MIN_VALUE;
+    while (true) {
+      ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
+      if (claim.claimed()) {
+        if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
+          emit(Type.LEASE_TAKEN_OVER, plan, storedKey, null);
+        }
+        return run(plan, store, storedKey, owner, lease, invocation);
+      }
+      IdempotencyRecord record = claim.existing();
+      checkFingerprint(plan, record, fingerprint, storedKey);
+      if (record.state() == RecordState.COMPLETED) {
+        return replay(plan, record.outcome(), storedKey);
+      }
+      switch (plan.onInProgress) {
+        case THROW -> {
+          emit(Type.IN_PROGRESS, plan, storedKey, null);
+          throw new IdempotencyInProgressException(
+              "A call of " + plan.description + " with the same key is in progress (key#"
+                  + Hashing.shortReference(storedKey) + "); the method did not run again");
+        }
+        case SKIP -> {
+          emit(Type.SKIPPED, plan, storedKey, null);
+          LAST.set(CallOutcome.SKIPPED);
+          return plan.shape == CallPlan.ResultShape.OPTIONAL ? Optional.empty() : null;
+        }
+        case WAIT -> {
+          if (waitDeadline == Long.MIN_VALUE) {
+            Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
+            waitDeadline = config.clock().millis() + timeout.toMillis();
+          }
+          IdempotencyRecord done = awaitCompletion(plan, store, storedKey, waitDeadline);
+          emit(Type.WAITED, plan, storedKey, null);
+          if (done != null) {
+            checkFingerprint(plan, done, fingerprint, storedKey);
+            return replay(plan, done.outcome(), storedKey);
+          }
+          // the first call released the key or its lease ran out: claim again
+        }
+      }
+    }
+  }
+
+  private ClaimResult claim(
+      CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
+    try {
+      return store.claim(key, fingerprint, owner, lease);
+    } catch (RuntimeException e) {
+      emit(Type.STORE_ERROR, plan, key, e);
+      throw new IdempotencyStoreException(
+          "The idempotency store failed to claim a key of " + plan.description + "; the method did not run", e);
+    }
+  }
+
+  private Object run(
+      CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Invocation invocation)
+      throws Throwable {
+    LeaseRenewer.Renewal renewal = config.leaseRenewal() ? renewer.register(plan, store, key, owner, lease) : null;
+    Object result;
+    try {
+      result = invocation.proceed();
+    } catch (Throwable t) {
+      cancel(renewal);
+      onFailure(plan, store, key, owner, t);
+      throw t;
+    }
+    if (plan.shape == CallPlan.ResultShape.STAGE && result != null) {
+      LAST.set(CallOutcome.EXECUTED);
+      return completeWhenDone(plan, store, key, owner, renewal, (CompletionStage<?>) result);
+    }
+    cancel(renewal);
+    complete(plan, store, key, owner, result);
+    LAST.set(CallOutcome.EXECUTED);
+    return result;
+  }
+
+  private CompletableFuture<Object> completeWhenDone(
+      CallPlan plan, IdempotencyStore store, String key, String owner, LeaseRenewer.Renewal renewal,
+      CompletionStage<?> stage) {
+    CompletableFuture<Object> out = new CompletableFuture<>();
+    stage.whenComplete((value, error) -> {
+      cancel(renewal);
+      if (error == null) {
+        try {
+          complete(plan, store, key, owner, value);
+          out.complete(value);
+        } catch (Throwable t) {
+          out.completeExceptionally(t);
+        }
+      } else {
+        onFailure(plan, store, key, owner, unwrap(error));
+        out.completeExceptionally(error);
+      }
+    });
+    return out;
+  }
+
+  private void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Object result) {
+    StoredOutcome outcome = result == null
+        ? StoredOutcome.nullValue()
+        : StoredOutcome.value(result, () -> config.codec().encode(result, plan.resultType));
+    boolean completed;
+    try {
+      completed = store.complete(key, owner, outcome, ttl(plan));
+    } catch (IdempotencyResultException e) {
+      // the result cannot be stored: release so that nothing half-written stays behind, and say why
+      release(plan, store, key, owner, e);
+      throw e;
+    } catch (RuntimeException e) {
+      // the method ran; its result goes back to the caller, but a retry after the lease may run it again
+      emit(Type.STORE_ERROR, plan, key, e);
+      LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
+          + Hashing.shortReference(key) + "); a retry after the lease expires will run it again", e);
+      return;
+    }
+    if (completed) {
+      emit(Type.EXECUTED, plan, key, null);
+    } else {
+      leaseLost(plan, key, "complete");
+    }
+  }
+
+  private void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable t) {
+    if (plan.isFinal(t)) {
+      boolean completed;
+      try {
+        completed = store.complete(key, owner, StoredOutcome.failure(t.getClass().getName(), t.getMessage()), ttl(plan));
+      } catch (RuntimeException e) {
+        emit(Type.STORE_ERROR, plan, key, e);
+        LOG.log(Level.WARNING, "Could not record the final failure of " + plan.description, e);
+        return;
+      }
+      if (completed) {
+        emit(Type.FAILURE_STORED, plan, key, t);
+      } else {
+        leaseLost(plan, key, "store its final failure");
+      }
+    } else {
+      release(plan, store, key, owner, t);
+    }
+  }
+
+  private void release(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable cause) {
+    boolean released;
+    try {
+      released = store.release(key, owner);
+    } catch (RuntimeException e) {
+      emit(Type.STORE_ERROR, plan, key, e);
+      LOG.log(Level.WARNING, "Could not release the claim of " + plan.description
+          + "; the key stays in progress until its lease expires", e);
+      return;
+    }
+    if (released) {
+      emit(Type.RELEASED_ON_FAILURE, plan, key, cause);
+    } else {
+      leaseLost(plan, key, "release");
+    }
+  }
+
+  void leaseLost(CallPlan plan, String key, String action) {
+    emit(Type.LEASE_LOST, plan, key, null);
+    LOG.log(Level.WARNING, "Lost the claim of " + plan.description + " (key#" + Hashing.shortReference(key)
+        + ") before it could " + action + ": its lease ran out and another caller may have taken over;"
+        + " the new owner's record was left untouched");
+  }
+
+  private Object replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
+    emit(Type.REPLAYED, plan, key, null);
+    LAST.set(CallOutcome.REPLAYED);
+    if (outcome.kind() == StoredOutcome.Kind.FAILURE) {
+      Throwable failure = FailureReplay.recreate(plan, outcome);
+      if (plan.shape == CallPlan.ResultShape.STAGE) {
+        return CompletableFuture.failedFuture(failure);
+      }
+      throw failure;
+    }
+    Object value = outcome.kind() == StoredOutcome.Kind.NULL ? null
+        : outcome.hasReference() ? outcome.reference()
+        : config.codec().decode(outcome.json(), plan.resultType);
+    if (plan.shape == CallPlan.ResultShape.STAGE) {
+      return CompletableFuture.completedFuture(value);
+    }
+    if (plan.shape == CallPlan.ResultShape.OPTIONAL && value == null) {
+      return Optional.empty();
+    }
+    return value;
+  }
+
+  private IdempotencyRecord awaitCompletion(CallPlan plan, IdempotencyStore store, String key, long deadline)
+      throws InterruptedException {
+    long pause = 5;
+    while (true) {
+      long remaining = deadline - config.clock().millis();
+      if (remaining <= 0) {
+        emit(Type.IN_PROGRESS, plan, key, null);
+        throw new IdempotencyInProgressException(
+            "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
+                + ") but it is still in progress; the method did not run again");
+      }
+      Thread.sleep(Math.min(pause, remaining));
+      pause = Math.min(pause * 2, 200);
+      Optional<IdempotencyRecord> found;
+      try {
+        found = store.find(key);
+      } catch (RuntimeException e) {
+        emit(Type.STORE_ERROR, plan, key, e);
+        throw new IdempotencyStoreException(
+            "The idempotency store failed while waiting for a call of " + plan.description, e);
+      }
+      if (found.isEmpty()) {
+        return null;
+      }
+      if (found.get().state() == RecordState.COMPLETED) {
+        return found.get();
+      }
+    }
+  }
+
+  private void checkFingerprint(CallPlan plan, IdempotencyRecord record, String fingerprint, String key) {
+    if (plan.checkPayload && !record.fingerprint().isEmpty() && !record.fingerprint().equals(fingerprint)) {
+      emit(Type.KEY_REUSED, plan, key, null);
+      throw new IdempotencyKeyReusedException(
+          "The key of " + plan.description + " (key#" + Hashing.shortReference(key)
+              + ") was already used with different arguments; the method did not run");
+    }
+  }
+
+  private Duration ttl(CallPlan plan) {
+    return plan.ttl != null ? plan.ttl : config.defaultTtl();
+  }
+
+  private static void cancel(LeaseRenewer.Renewal renewal) {
+    if (renewal != null) {
+      renewal.cancel();
+    }
+  }
+
+  void emit(Type type, CallPlan plan, String key, Throwable error) {
+    if (listener != null) {
+      try {
+        listener.onEvent(new IdempotencyEvent(type, plan.name, key, error));
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "An idempotency listener threw on " + type, e);
+      }
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+}

@@ -1,0 +1,119 @@
+package io.idempotent.internal;
+
+import io.idempotent.IdempotencyEvent;
+import io.idempotent.spi.IdempotencyStore;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Renews the leases of running calls from one daemon thread, each at a third of its lease, so a
+ * long-running method keeps its claim. Registering costs one small object and a set insertion;
+ * calls that finish within a third of their lease are never renewed. Thread-safe.
+ */
+final class LeaseRenewer {
+
+  private static final long MAX_IDLE_NANOS = 1_000_000_000L;
+
+  private final IdempotencyEngine engine;
+  private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
+  private volatile Thread thread;
+  private volatile long nextWake = Long.MAX_VALUE;
+
+  LeaseRenewer(IdempotencyEngine engine) {
+    this.engine = engine;
+  }
+
+  Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
+    Renewal r = new Renewal(plan, store, key, owner, lease);
+    active.add(r);
+    Thread t = thread;
+    if (t == null) {
+      t = start();
+    }
+    if (r.due - nextWake < 0) {
+      LockSupport.unpark(t);
+    }
+    return r;
+  }
+
+  private synchronized Thread start() {
+    if (thread == null) {
+      Thread t = new Thread(this::loop, "idempotent-lease-renewer");
+      t.setDaemon(true);
+      thread = t;
+      t.start();
+    }
+    return thread;
+  }
+
+  private void loop() {
+    while (true) {
+      long now = System.nanoTime();
+      long wake = now + MAX_IDLE_NANOS;
+      for (Renewal r : active) {
+        if (r.due - now <= 0) {
+          renew(r, now);
+        }
+        if (r.due - wake < 0) {
+          wake = r.due;
+        }
+      }
+      nextWake = wake;
+      long sleep = wake - System.nanoTime();
+      if (sleep > 0) {
+        LockSupport.parkNanos(this, sleep);
+      }
+      if (Thread.interrupted()) {
+        // daemon thread: interruption is not a shutdown signal here, keep serving
+      }
+    }
+  }
+
+  private void renew(Renewal r, long now) {
+    boolean renewed;
+    try {
+      renewed = r.store.renew(r.key, r.owner, r.lease);
+    } catch (RuntimeException e) {
+      engine.emit(IdempotencyEvent.Type.STORE_ERROR, r.plan, r.key, e);
+      r.due = now + r.intervalNanos / 2; // try again sooner
+      return;
+    }
+    if (renewed) {
+      r.due = now + r.intervalNanos;
+    } else {
+      active.remove(r);
+      if (!r.cancelled) {
+        engine.leaseLost(r.plan, r.key, "renew its lease");
+      }
+    }
+  }
+
+  /** One running call's lease. */
+  final class Renewal {
+    final CallPlan plan;
+    final IdempotencyStore store;
+    final String key;
+    final String owner;
+    final Duration lease;
+    final long intervalNanos;
+    volatile long due;
+    volatile boolean cancelled;
+
+    Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
+      this.plan = plan;
+      this.store = store;
+      this.key = key;
+      this.owner = owner;
+      this.lease = lease;
+      this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
+      this.due = System.nanoTime() + intervalNanos;
+    }
+
+    void cancel() {
+      cancelled = true;
+      active.remove(this);
+    }
+  }
+}

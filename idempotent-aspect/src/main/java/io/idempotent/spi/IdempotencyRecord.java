@@ -1,0 +1,33 @@
+package io.idempotent.spi;
+
+import java.util.Objects;
+
+/**
+ * A live record as a store returns it. Immutable.
+ *
+ * @param key the stored key
+ * @param state the record's state
+ * @param fingerprint the payload fingerprint of the call that claimed the key ({@code ""} if none)
+ * @param owner the owner token of the claim; may be null for a completed record
+ * @param outcome the outcome, present exactly when {@code state} is COMPLETED
+ */
+public record IdempotencyRecord(
+    String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome) {
+
+  public IdempotencyRecord {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(fingerprint, "fingerprint");
+    if ((state == RecordState.COMPLETED) != (outcome != null)) {
+      throw new IllegalArgumentException("a COMPLETED record has an outcome, an IN_PROGRESS one has none");
+    }
+  }
+
+  public static IdempotencyRecord inProgress(String key, String fingerprint, String owner) {
+    return new IdempotencyRecord(key, RecordState.IN_PROGRESS, fingerprint, owner, null);
+  }
+
+  public static IdempotencyRecord completed(String key, String fingerprint, StoredOutcome outcome) {
+    return new IdempotencyRecord(key, RecordState.COMPLETED, fingerprint, null, outcome);
+  }
+}

@@ -1,0 +1,68 @@
+package io.idempotent.spi;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Storage of idempotency records: a handful of atomic primitives. The algorithm (what to do with a
+ * claim result, when to renew, replay or release) lives in the engine; a store only makes each
+ * primitive atomic and keeps time by its own authority (the database clock for SQL stores, an
+ * injected ticker for in-memory stores). Expected outcomes are return values; an exception means the
+ * store itself failed.
+ *
+ * <p>A record is <em>live</em> while it is {@link RecordState#IN_PROGRESS} with an unexpired lease, or
+ * {@link RecordState#COMPLETED} with an unexpired TTL. An expired record is treated as absent by every
+ * method, even before {@link #purgeExpired(int)} removes it.
+ *
+ * <p>Implementations must be thread-safe.
+ */
+public interface IdempotencyStore {
+
+  /**
+   * Atomically claims {@code key} for {@code owner}: inserts an IN_PROGRESS record with the given
+   * fingerprint and a lease of {@code lease}, unless a live record exists. An expired record (lease or
+   * TTL run out) is replaced in the same atomic step.
+   *
+   * @return {@link ClaimResult#acquired()} or {@link ClaimResult#takenOver()} when this owner now holds
+   *     the key, or {@link ClaimResult#existing(IdempotencyRecord)} with the live record otherwise
+   */
+  ClaimResult claim(String key, String fingerprint, String owner, Duration lease);
+
+  /**
+   * Marks the record COMPLETED with {@code outcome}, kept for {@code ttl}, if and only if {@code owner}
+   * still holds the claim (fencing).
+   *
+   * @return false if the claim was lost (taken over or expired); nothing was changed then
+   */
+  boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl);
+
+  /**
+   * Deletes the IN_PROGRESS record if and only if {@code owner} still holds it, so the key may be
+   * claimed again.
+   *
+   * @return false if the claim was lost; nothing was changed then
+   */
+  boolean release(String key, String owner);
+
+  /**
+   * Extends the lease of an IN_PROGRESS record held by {@code owner} to {@code lease} from now.
+   *
+   * @return false if the claim was lost; nothing was changed then
+   */
+  boolean renew(String key, String owner, Duration lease);
+
+  /** The live record for {@code key}, or empty if there is none (absent or expired). */
+  Optional<IdempotencyRecord> find(String key);
+
+  /**
+   * Deletes at most {@code maxRecords} expired records.
+   *
+   * @return how many were deleted; fewer than {@code maxRecords} means none are left for now
+   */
+  int purgeExpired(int maxRecords);
+
+  /** The longest key this store accepts; the engine hashes longer keys deterministically to fit. */
+  default int maxKeyLength() {
+    return Integer.MAX_VALUE;
+  }
+}

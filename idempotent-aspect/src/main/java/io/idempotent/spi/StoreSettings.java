@@ -1,0 +1,86 @@
+package io.idempotent.spi;
+
+import io.idempotent.IdempotencyConfigurationException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** The settings of one store, read from properties under {@code idempotent.<store>.}. Immutable. */
+public final class StoreSettings {
+
+  private final String storeName;
+  private final Map<String, String> values;
+
+  public StoreSettings(String storeName, Map<String, String> values) {
+    this.storeName = storeName;
+    Map<String, String> normalized = new java.util.HashMap<>();
+    values.forEach((k, v) -> normalized.put(normalize(k), v));
+    this.values = Map.copyOf(normalized);
+  }
+
+  /** Keys compare case-insensitively with {@code -} and {@code _} taken as {@code .}. */
+  private static String normalize(String key) {
+    return key.toLowerCase(java.util.Locale.ROOT).replace('_', '.').replace('-', '.');
+  }
+
+  public String storeName() {
+    return storeName;
+  }
+
+  public Optional<String> get(String key) {
+    return Optional.ofNullable(values.get(normalize(key))).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  public String get(String key, String defaultValue) {
+    return get(key).orElse(defaultValue);
+  }
+
+  public int getInt(String key, int defaultValue) {
+    Optional<String> v = get(key);
+    if (v.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      return Integer.parseInt(v.get());
+    } catch (NumberFormatException e) {
+      throw invalid(key, v.get(), "a whole number");
+    }
+  }
+
+  public long getLong(String key, long defaultValue) {
+    Optional<String> v = get(key);
+    if (v.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      return Long.parseLong(v.get());
+    } catch (NumberFormatException e) {
+      throw invalid(key, v.get(), "a whole number");
+    }
+  }
+
+  public Duration getDuration(String key, Duration defaultValue) {
+    Optional<String> v = get(key);
+    if (v.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      return Duration.parse(v.get());
+    } catch (DateTimeParseException e) {
+      throw invalid(key, v.get(), "an ISO-8601 duration such as PT30S");
+    }
+  }
+
+  private IdempotencyConfigurationException invalid(String key, String value, String expected) {
+    return new IdempotencyConfigurationException(
+        "Property idempotent." + storeName + "." + key + " is '" + value + "'; expected " + expected);
+  }
+
+  /** The keys present, for diagnostics; values are left out as they may hold secrets. */
+  @Override
+  public String toString() {
+    return "StoreSettings[" + storeName + ", keys=" + new TreeMap<>(values).keySet() + "]";
+  }
+}

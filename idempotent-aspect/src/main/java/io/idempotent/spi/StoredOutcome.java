@@ -1,0 +1,123 @@
+package io.idempotent.spi;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The outcome of a completed call. In-memory stores keep the {@link #reference()} as is; stores that
+ * persist call {@link #json()}, which the engine encodes lazily as the method's declared return type.
+ * An outcome read back from storage has only its JSON. Immutable and thread-safe.
+ */
+public final class StoredOutcome {
+
+  /** The kind of outcome. */
+  public enum Kind {
+    /** The method returned a non-null value. */
+    VALUE,
+    /** The method returned null or was void. */
+    NULL,
+    /** The method threw an exception declared final; its type and message are kept. */
+    FAILURE
+  }
+
+  private static final StoredOutcome NULL = new StoredOutcome(Kind.NULL, null, false, null, null, null);
+
+  private final Kind kind;
+  private final Object reference;
+  private final boolean hasReference;
+  private final Supplier<String> encoder;
+  private volatile String json;
+  private final String failureType;
+  private final String failureMessage;
+
+  private StoredOutcome(
+      Kind kind,
+      Object reference,
+      boolean hasReference,
+      String json,
+      Supplier<String> encoder,
+      String failureType) {
+    this(kind, reference, hasReference, json, encoder, failureType, null);
+  }
+
+  private StoredOutcome(
+      Kind kind,
+      Object reference,
+      boolean hasReference,
+      String json,
+      Supplier<String> encoder,
+      String failureType,
+      String failureMessage) {
+    this.kind = kind;
+    this.reference = reference;
+    this.hasReference = hasReference;
+    this.json = json;
+    this.encoder = encoder;
+    this.failureType = failureType;
+    this.failureMessage = failureMessage;
+  }
+
+  /** A value returned by the method; {@code encoder} produces its JSON when a store asks for it. */
+  public static StoredOutcome value(Object value, Supplier<String> encoder) {
+    Objects.requireNonNull(value, "value");
+    return new StoredOutcome(Kind.VALUE, value, true, null, Objects.requireNonNull(encoder), null);
+  }
+
+  /** A value read back from storage as JSON. */
+  public static StoredOutcome valueJson(String json) {
+    return new StoredOutcome(Kind.VALUE, null, false, Objects.requireNonNull(json, "json"), null, null);
+  }
+
+  /** A null result or a void method. */
+  public static StoredOutcome nullValue() {
+    return NULL;
+  }
+
+  /** A final failure: the exception's class name and message (message may be null). */
+  public static StoredOutcome failure(String type, String message) {
+    return new StoredOutcome(Kind.FAILURE, null, false, null, null, Objects.requireNonNull(type, "type"), message);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** Whether the original object is held (in-memory stores); false for outcomes read back from storage. */
+  public boolean hasReference() {
+    return hasReference;
+  }
+
+  /** The original returned object; only meaningful when {@link #hasReference()}. */
+  public Object reference() {
+    return reference;
+  }
+
+  /**
+   * The JSON of a {@link Kind#VALUE} outcome, encoded on first call as the declared return type.
+   *
+   * @throws io.idempotent.IdempotencyResultException if the value cannot be encoded
+   */
+  public String json() {
+    String j = json;
+    if (j == null && encoder != null) {
+      j = encoder.get();
+      json = j;
+    }
+    return j;
+  }
+
+  /** Class name of a {@link Kind#FAILURE} outcome's exception. */
+  public String failureType() {
+    return failureType;
+  }
+
+  /** Message of a {@link Kind#FAILURE} outcome's exception; may be null. */
+  public String failureMessage() {
+    return failureMessage;
+  }
+
+  @Override
+  public String toString() {
+    return "StoredOutcome[" + kind + (failureType != null ? " " + failureType : "") + "]";
+  }
+}

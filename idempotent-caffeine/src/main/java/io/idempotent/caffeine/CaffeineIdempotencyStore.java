@@ -1,0 +1,229 @@
+package io.idempotent.caffeine;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoredOutcome;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * An in-memory store on Caffeine, for a single JVM. Every primitive is one atomic operation on the
+ * cache's map ({@code compute}, {@code computeIfPresent}); each record expires at its own deadline
+ * (the lease of an in-progress claim, the TTL of a completed outcome), measured by the injected
+ * {@link Ticker}. Results are kept as object references, not serialized: a caller that mutates a
+ * returned object changes what later replays see.
+ *
+ * <p><b>Bounded size.</b> {@link Builder#maximumCompleted(long)} bounds the number of COMPLETED
+ * records. In-progress claims weigh nothing and are never evicted by size, so eviction can never let a
+ * duplicate run while the first call is still running; they are bounded by the number of calls
+ * running at once. When the bound is reached, the least valuable completed records are evicted
+ * before their TTL, and a retry of an evicted key runs again: size the bound for (calls per second ×
+ * TTL), or use a durable store.
+ *
+ * <p>Thread-safe.
+ */
+public final class CaffeineIdempotencyStore implements IdempotencyStore {
+
+  /** Default bound on completed records. */
+  public static final long DEFAULT_MAXIMUM_COMPLETED = 100_000;
+
+  private final ConcurrentMap<String, Entry> map;
+  private final Cache<String, Entry> cache;
+  private final Ticker ticker;
+
+  /** A store with the default bound and the system ticker. */
+  public CaffeineIdempotencyStore() {
+    this(builder());
+  }
+
+  private CaffeineIdempotencyStore(Builder b) {
+    this.ticker = b.ticker;
+    this.cache = Caffeine.newBuilder()
+        .ticker(b.ticker)
+        .maximumWeight(b.maximumCompleted)
+        .weigher((String k, Entry e) -> e.state == RecordState.COMPLETED ? 1 : 0)
+        .expireAfter(new EntryExpiry())
+        .build();
+    this.map = cache.asMap();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** One stored record. Immutable; every change replaces it atomically. */
+  private record Entry(RecordState state, String fingerprint, String owner, StoredOutcome outcome, long deadline) {
+    boolean liveAt(long now) {
+      return deadline - now > 0;
+    }
+
+    boolean heldBy(String owner) {
+      return state == RecordState.IN_PROGRESS && this.owner.equals(owner);
+    }
+
+    IdempotencyRecord toRecord(String key) {
+      return new IdempotencyRecord(key, state, fingerprint, owner, outcome);
+    }
+  }
+
+  /**
+   * Expires completed records at their deadline. In-progress claims are kept for one more lease
+   * after theirs, so that a takeover can be told from a fresh claim and a late owner can be fenced.
+   */
+  private static final class EntryExpiry implements Expiry<String, Entry> {
+    @Override
+    public long expireAfterCreate(String key, Entry e, long now) {
+      long remaining = e.deadline - now;
+      if (e.state == RecordState.IN_PROGRESS) {
+        remaining = remaining > Long.MAX_VALUE / 2 ? remaining : remaining * 2;
+      }
+      return Math.max(0, remaining);
+    }
+
+    @Override
+    public long expireAfterUpdate(String key, Entry e, long now, long currentDuration) {
+      return expireAfterCreate(key, e, now);
+    }
+
+    @Override
+    public long expireAfterRead(String key, Entry e, long now, long currentDuration) {
+      return currentDuration;
+    }
+  }
+
+  @Override
+  public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+    Objects.requireNonNull(fingerprint, "fingerprint");
+    Objects.requireNonNull(owner, "owner");
+    long now = ticker.read();
+    long deadline = deadline(now, lease);
+    ClaimResult[] result = new ClaimResult[1];
+    map.compute(key, (k, e) -> {
+      if (e != null && e.liveAt(now)) {
+        result[0] = ClaimResult.existing(e.toRecord(k));
+        return e;
+      }
+      result[0] = e != null && e.state == RecordState.IN_PROGRESS ? ClaimResult.takenOver() : ClaimResult.acquired();
+      return new Entry(RecordState.IN_PROGRESS, fingerprint, owner, null, deadline);
+    });
+    return result[0];
+  }
+
+  @Override
+  public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    Objects.requireNonNull(outcome, "outcome");
+    long now = ticker.read();
+    long deadline = deadline(now, ttl);
+    boolean[] done = new boolean[1];
+    map.computeIfPresent(key, (k, e) -> {
+      if (!e.heldBy(owner)) {
+        return e;
+      }
+      done[0] = true;
+      return new Entry(RecordState.COMPLETED, e.fingerprint, null, outcome, deadline);
+    });
+    return done[0];
+  }
+
+  @Override
+  public boolean release(String key, String owner) {
+    boolean[] done = new boolean[1];
+    map.computeIfPresent(key, (k, e) -> {
+      if (!e.heldBy(owner)) {
+        return e;
+      }
+      done[0] = true;
+      return null;
+    });
+    return done[0];
+  }
+
+  @Override
+  public boolean renew(String key, String owner, Duration lease) {
+    long now = ticker.read();
+    long deadline = deadline(now, lease);
+    boolean[] done = new boolean[1];
+    map.computeIfPresent(key, (k, e) -> {
+      if (!e.heldBy(owner)) {
+        return e;
+      }
+      done[0] = true;
+      return new Entry(RecordState.IN_PROGRESS, e.fingerprint, owner, null, deadline);
+    });
+    return done[0];
+  }
+
+  @Override
+  public Optional<IdempotencyRecord> find(String key) {
+    Entry e = cache.getIfPresent(key);
+    return e != null && e.liveAt(ticker.read()) ? Optional.of(e.toRecord(key)) : Optional.empty();
+  }
+
+  @Override
+  public int purgeExpired(int maxRecords) {
+    long now = ticker.read();
+    int removed = 0;
+    for (Map.Entry<String, Entry> me : map.entrySet()) {
+      if (removed >= maxRecords) {
+        break;
+      }
+      if (!me.getValue().liveAt(now) && map.remove(me.getKey(), me.getValue())) {
+        removed++;
+      }
+    }
+    cache.cleanUp();
+    return removed;
+  }
+
+  /** Number of records held, live or awaiting eviction; for tests and metrics. */
+  public long size() {
+    cache.cleanUp();
+    return cache.estimatedSize();
+  }
+
+  private static long deadline(long now, Duration d) {
+    long nanos;
+    try {
+      nanos = d.toNanos();
+    } catch (ArithmeticException e) {
+      nanos = Long.MAX_VALUE / 4;
+    }
+    return now + Math.min(nanos, Long.MAX_VALUE / 4);
+  }
+
+  /** Builds a {@link CaffeineIdempotencyStore}. Not thread-safe. */
+  public static final class Builder {
+    private long maximumCompleted = DEFAULT_MAXIMUM_COMPLETED;
+    private Ticker ticker = Ticker.systemTicker();
+
+    private Builder() {}
+
+    /** Bound on COMPLETED records (in-progress claims are never evicted by size). */
+    public Builder maximumCompleted(long maximum) {
+      if (maximum <= 0) {
+        throw new IllegalArgumentException("maximumCompleted must be positive, was " + maximum);
+      }
+      this.maximumCompleted = maximum;
+      return this;
+    }
+
+    /** The time source for leases and TTLs; tests pass a fake ticker to control time. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public CaffeineIdempotencyStore build() {
+      return new CaffeineIdempotencyStore(this);
+    }
+  }
+}
