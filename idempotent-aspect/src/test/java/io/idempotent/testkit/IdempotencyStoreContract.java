@@ -1,0 +1,392 @@
+package io.idempotent.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.OnInProgress;
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoredOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link IdempotencyStore} passes. A store's test is a small subclass that says how
+ * to create the store and how to let time pass:
+ *
+ * <pre>{@code
+ * class CaffeineStoreContractTest extends IdempotencyStoreContract {
+ *   private final FakeTicker ticker = new FakeTicker();
+ *   protected IdempotencyStore createStore() { return CaffeineIdempotencyStore.builder().ticker(ticker::read).build(); }
+ *   protected void advancePast(Duration d) { ticker.advance(d.plusNanos(1)); }
+ * }
+ * }</pre>
+ *
+ * Keys are unique per test run, so stores backed by a shared table need no cleaning between tests.
+ */
+public abstract class IdempotencyStoreContract {
+
+  /** A lease or TTL short enough for stores whose time cannot be faked (database clocks). */
+  protected static final Duration SHORT = Duration.ofMillis(600);
+  /** Long enough never to run out during a test. */
+  protected static final Duration LONG = Duration.ofMinutes(10);
+
+  protected IdempotencyStore store;
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  /** A fresh store (it may share its backing table with earlier tests). */
+  protected abstract IdempotencyStore createStore() throws Exception;
+
+  /** Lets the store's clock pass {@code d} and a little more: advance a fake ticker, or sleep. */
+  protected abstract void advancePast(Duration d) throws Exception;
+
+  /** Closes what {@link #createStore()} opened. */
+  protected void closeStore(IdempotencyStore store) throws Exception {}
+
+  /** How many distinct keys the fuzz test uses. */
+  protected int fuzzKeys() {
+    return 1_000;
+  }
+
+  /** How many threads the fuzz test uses. */
+  protected int fuzzThreads() {
+    return 16;
+  }
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = createStore();
+  }
+
+  @AfterEach
+  void shutStore() throws Exception {
+    closeStore(store);
+  }
+
+  protected String key(String name) {
+    return "kit:" + run + ":" + name;
+  }
+
+  private static String owner() {
+    return UUID.randomUUID().toString();
+  }
+
+  private static StoredOutcome value(String json) {
+    return StoredOutcome.value(json, () -> json);
+  }
+
+  private static void assertValue(StoredOutcome outcome, String expectedJson) {
+    assertThat(outcome.kind()).isEqualTo(StoredOutcome.Kind.VALUE);
+    if (outcome.hasReference()) {
+      assertThat(outcome.reference()).isEqualTo(expectedJson);
+    } else {
+      assertThat(outcome.json()).isEqualTo(expectedJson);
+    }
+  }
+
+  @Test
+  void claim_absentKey_acquires() {
+    assertThat(store.claim(key("a"), "fp", owner(), LONG).status()).isEqualTo(ClaimResult.Status.ACQUIRED);
+  }
+
+  @Test
+  void claim_liveInProgress_returnsExistingWithItsFingerprint() {
+    String k = key("a");
+    store.claim(k, "fp-1", owner(), LONG);
+    ClaimResult second = store.claim(k, "fp-2", owner(), LONG);
+    assertThat(second.claimed()).isFalse();
+    assertThat(second.existing().state()).isEqualTo(RecordState.IN_PROGRESS);
+    assertThat(second.existing().fingerprint()).isEqualTo("fp-1");
+  }
+
+  @Test
+  void complete_byOwner_isReplayedByLaterClaims() {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    assertThat(store.complete(k, o, value("{\"id\":42}"), LONG)).isTrue();
+    ClaimResult again = store.claim(k, "fp", owner(), LONG);
+    assertThat(again.claimed()).isFalse();
+    assertThat(again.existing().state()).isEqualTo(RecordState.COMPLETED);
+    assertThat(again.existing().fingerprint()).isEqualTo("fp");
+    assertValue(again.existing().outcome(), "{\"id\":42}");
+    assertValue(store.find(k).orElseThrow().outcome(), "{\"id\":42}");
+  }
+
+  @Test
+  void complete_nullAndFailureOutcomes_roundTrip() {
+    String nk = key("null");
+    String fk = key("failure");
+    String o = owner();
+    store.claim(nk, "fp", o, LONG);
+    store.claim(fk, "fp", o, LONG);
+    assertThat(store.complete(nk, o, StoredOutcome.nullValue(), LONG)).isTrue();
+    assertThat(store.complete(fk, o, StoredOutcome.failure("com.example.Declined", "card declined"), LONG)).isTrue();
+    assertThat(store.find(nk).orElseThrow().outcome().kind()).isEqualTo(StoredOutcome.Kind.NULL);
+    StoredOutcome failure = store.find(fk).orElseThrow().outcome();
+    assertThat(failure.kind()).isEqualTo(StoredOutcome.Kind.FAILURE);
+    assertThat(failure.failureType()).isEqualTo("com.example.Declined");
+    assertThat(failure.failureMessage()).isEqualTo("card declined");
+  }
+
+  @Test
+  void complete_failureWithoutMessage_keepsNullMessage() {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    store.complete(k, o, StoredOutcome.failure("com.example.Declined", null), LONG);
+    assertThat(store.find(k).orElseThrow().outcome().failureMessage()).isNull();
+  }
+
+  @Test
+  void complete_byAnotherOwner_changesNothing() {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    assertThat(store.complete(k, owner(), value("\"x\""), LONG)).isFalse();
+    assertThat(store.release(k, owner())).isFalse();
+    assertThat(store.renew(k, owner(), LONG)).isFalse();
+    IdempotencyRecord r = store.find(k).orElseThrow();
+    assertThat(r.state()).isEqualTo(RecordState.IN_PROGRESS);
+    assertThat(store.complete(k, o, value("\"x\""), LONG)).isTrue();
+  }
+
+  @Test
+  void claim_afterLeaseExpiry_takesOver_andFencesTheStaleOwner() throws Exception {
+    String k = key("a");
+    String stale = owner();
+    String fresh = owner();
+    store.claim(k, "fp", stale, SHORT);
+    advancePast(SHORT);
+    assertThat(store.find(k)).isEmpty();
+    assertThat(store.claim(k, "fp", fresh, LONG).status()).isEqualTo(ClaimResult.Status.TAKEN_OVER);
+    assertThat(store.complete(k, stale, value("\"stale\""), LONG)).isFalse();
+    assertThat(store.release(k, stale)).isFalse();
+    assertThat(store.renew(k, stale, LONG)).isFalse();
+    assertThat(store.find(k).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
+    assertThat(store.complete(k, fresh, value("\"fresh\""), LONG)).isTrue();
+    assertValue(store.find(k).orElseThrow().outcome(), "\"fresh\"");
+  }
+
+  @Test
+  void renew_byOwner_keepsTheClaimPastItsFirstLease() throws Exception {
+    String k = key("a");
+    String o = owner();
+    Duration lease = SHORT.multipliedBy(2);
+    store.claim(k, "fp", o, lease);
+    advancePast(SHORT);
+    assertThat(store.renew(k, o, lease)).isTrue();
+    advancePast(SHORT);
+    // past the first lease, within the renewed one
+    assertThat(store.claim(k, "fp", owner(), LONG).claimed()).isFalse();
+    assertThat(store.complete(k, o, StoredOutcome.nullValue(), LONG)).isTrue();
+  }
+
+  @Test
+  void release_byOwner_letsTheKeyBeClaimedAgain() {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    assertThat(store.release(k, o)).isTrue();
+    assertThat(store.find(k)).isEmpty();
+    assertThat(store.claim(k, "fp", owner(), LONG).status()).isEqualTo(ClaimResult.Status.ACQUIRED);
+  }
+
+  @Test
+  void release_ofCompletedRecord_changesNothing() {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    store.complete(k, o, StoredOutcome.nullValue(), LONG);
+    assertThat(store.release(k, o)).isFalse();
+    assertThat(store.find(k).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @Test
+  void completed_pastItsTtl_isAbsent() throws Exception {
+    String k = key("a");
+    String o = owner();
+    store.claim(k, "fp", o, LONG);
+    store.complete(k, o, value("\"v\""), SHORT);
+    assertThat(store.find(k)).isPresent();
+    advancePast(SHORT);
+    assertThat(store.find(k)).isEmpty();
+    assertThat(store.claim(k, "other-fp", owner(), LONG).status()).isEqualTo(ClaimResult.Status.ACQUIRED);
+  }
+
+  @Test
+  void find_absentKey_isEmpty() {
+    assertThat(store.find(key("never"))).isEmpty();
+  }
+
+  @Test
+  void purgeExpired_deletesExpiredInBatches_andKeepsLiveRecords() throws Exception {
+    List<String> expired = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String k = key("expired-" + i);
+      String o = owner();
+      store.claim(k, "fp", o, LONG);
+      store.complete(k, o, StoredOutcome.nullValue(), SHORT);
+      expired.add(k);
+    }
+    String live = key("live");
+    String o = owner();
+    store.claim(live, "fp", o, LONG);
+    store.complete(live, o, value("\"kept\""), LONG);
+    String running = key("running");
+    store.claim(running, "fp", owner(), LONG);
+    advancePast(SHORT);
+    int first = store.purgeExpired(2);
+    assertThat(first).isBetween(1, 2);
+    int total = first;
+    for (int n = store.purgeExpired(2); n > 0; n = store.purgeExpired(2)) {
+      assertThat(n).isLessThanOrEqualTo(2);
+      total += n;
+    }
+    assertThat(total).isGreaterThanOrEqualTo(expired.size());
+    assertValue(store.find(live).orElseThrow().outcome(), "\"kept\"");
+    assertThat(store.find(running).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
+    for (String k : expired) {
+      assertThat(store.find(k)).isEmpty();
+    }
+  }
+
+  @Test
+  void keys_withUnicodeQuotesAndControlCharacters_areKeptApart() {
+    List<String> keys = List.of("o'neil", "o\"neil", "ключ-🔑", "a\u0000b", "a\u0001b", "x; DROP TABLE t;--", "a b",
+        "a\tb", "A B");
+    String o = owner();
+    for (String k : keys) {
+      assertThat(store.claim(key(k), "fp", o, LONG).claimed()).as(k).isTrue();
+      store.complete(key(k), o, value("\"" + keys.indexOf(k) + "\""), LONG);
+    }
+    for (String k : keys) {
+      assertValue(store.find(key(k)).orElseThrow().outcome(), "\"" + keys.indexOf(k) + "\"");
+    }
+  }
+
+  @Test
+  void keys_atTheStoresLimit_areAccepted() {
+    int max = Math.min(store.maxKeyLength(), 10_000);
+    String k = key("");
+    String longKey = k + "x".repeat(max - k.length());
+    assertThat(store.claim(longKey, "fp", owner(), LONG).claimed()).isTrue();
+    assertThat(store.find(longKey)).isPresent();
+  }
+
+  @Test
+  void claim_concurrentDuplicates_exactlyOneAcquires() throws Exception {
+    int keys = 200;
+    int threads = fuzzThreads();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      Map<String, AtomicInteger> acquired = new ConcurrentHashMap<>();
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < keys; i++) {
+            String k = key("race-" + i);
+            if (store.claim(k, "fp", owner(), LONG).claimed()) {
+              acquired.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      assertThat(acquired).hasSize(keys);
+      assertThat(acquired.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The fuzz test: many threads send every key several times, in shuffled order, through the engine.
+   * Each key must run exactly once and every call must get that one execution's result.
+   */
+  @Test
+  void engine_concurrentDuplicateCalls_executeEachKeyExactlyOnce_andLoseNoResult() throws Exception {
+    int keys = fuzzKeys();
+    int copies = 3;
+    int threads = fuzzThreads();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder()
+        .store(store)
+        .defaultWaitTimeout(Duration.ofMinutes(2))
+        .build());
+    List<Integer> work = new ArrayList<>();
+    for (int i = 0; i < keys; i++) {
+      for (int c = 0; c < copies; c++) {
+        work.add(i);
+      }
+    }
+    Collections.shuffle(work, new Random(42));
+    Map<Integer, AtomicInteger> executions = new ConcurrentHashMap<>();
+    Map<Integer, AtomicInteger> answers = new ConcurrentHashMap<>();
+    AtomicInteger wrong = new AtomicInteger();
+    AtomicInteger next = new AtomicInteger();
+    String ns = "fuzz-" + run;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          start.await();
+          for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
+            int k = work.get(i);
+            String result = idempotency.call(ns, String.class)
+                .key("k" + k)
+                .payload(k)
+                .onInProgress(OnInProgress.WAIT)
+                .run(() -> {
+                  executions.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+                  return "result-" + k;
+                });
+            if (!("result-" + k).equals(result)) {
+              wrong.incrementAndGet();
+            }
+            answers.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(wrong.get()).as("calls that got another call's result").isZero();
+    assertThat(executions).hasSize(keys);
+    assertThat(executions.values()).allSatisfy(n -> assertThat(n.get()).as("executions per key").isEqualTo(1));
+    assertThat(answers.values()).allSatisfy(n -> assertThat(n.get()).as("answered calls per key").isEqualTo(copies));
+    Optional<IdempotencyRecord> sample = store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k0", store.maxKeyLength()));
+    assertThat(sample).hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(RecordState.COMPLETED));
+  }
+}
