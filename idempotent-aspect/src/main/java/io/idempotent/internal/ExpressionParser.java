@@ -228,13 +228,11 @@ public final class ExpressionParser {
       }
     }
     for (Class<?> i : allInterfaces(type)) {
-      try {
-        Method m = i.getMethod(name);
-        if (m.getReturnType() != void.class && !Modifier.isStatic(m.getModifiers())) {
+      for (Method m : i.getMethods()) {
+        if (m.getName().equals(name) && m.getParameterCount() == 0 && m.getReturnType() != void.class
+            && !Modifier.isStatic(m.getModifiers())) {
           return m;
         }
-      } catch (NoSuchMethodException ignored) {
-        // try the next interface
       }
     }
     return null;

@@ -36,30 +36,33 @@ final class FailureReplay {
       }
     }
     for (Class<? extends Throwable> declared : plan.finalExceptions) {
-      try {
-        // load without initialising; instantiate only if it is a declared final type's subclass
-        Class<?> c = Class.forName(name, false, declared.getClassLoader());
-        if (declared.isAssignableFrom(c)) {
-          return c.asSubclass(Throwable.class);
-        }
-      } catch (ClassNotFoundException | LinkageError e) {
-        // not loadable from here: try the next declared type's loader
+      Class<?> c = loadWithoutInitialising(name, declared.getClassLoader());
+      if (c != null && declared.isAssignableFrom(c)) {
+        return c.asSubclass(Throwable.class);
       }
     }
     return null;
   }
 
-  private static Throwable instantiate(Class<? extends Throwable> type, String message) {
+  private static Class<?> loadWithoutInitialising(String name, ClassLoader loader) {
     try {
-      Constructor<? extends Throwable> c = type.getConstructor(String.class);
-      return c.newInstance(message);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      // fall through to the no-argument constructor
+      return Class.forName(name, false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null; // not visible from this loader
     }
+  }
+
+  private static Throwable instantiate(Class<? extends Throwable> type, String message) {
+    Throwable t = construct(type, new Class<?>[] {String.class}, message);
+    return t != null ? t : construct(type, new Class<?>[0]);
+  }
+
+  private static Throwable construct(Class<? extends Throwable> type, Class<?>[] parameters, Object... args) {
     try {
-      return type.getConstructor().newInstance();
+      Constructor<? extends Throwable> c = type.getConstructor(parameters);
+      return c.newInstance(args);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
+      return null; // no such public constructor, or it failed
     }
   }
 }

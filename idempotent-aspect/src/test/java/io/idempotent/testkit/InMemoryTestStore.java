@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * contract, and the store of the core module's own tests. It can be told to fail, to test fail-closed
  * behaviour, and to encode outcomes like a persistent store would. Thread-safe.
  */
-public final class InMemoryTestStore implements IdempotencyStore {
+public class InMemoryTestStore implements IdempotencyStore {
 
   private record Entry(RecordState state, String fingerprint, String owner, StoredOutcome outcome, long deadline) {}
 
