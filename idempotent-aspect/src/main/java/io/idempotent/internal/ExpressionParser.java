@@ -64,7 +64,7 @@ public final class ExpressionParser {
     skipSpace();
     while (pos < source.length()) {
       if (source.charAt(pos) != '+') {
-        throw error("expected '+' but found '" + source.charAt(pos) + "'", pos);
+        throw error("expected '+' but found '" + printable(source.charAt(pos)) + "'", pos);
       }
       pos++;
       skipSpace();
@@ -164,14 +164,19 @@ public final class ExpressionParser {
 
   private String identifier() {
     int start = pos;
-    if (pos < source.length() && Character.isJavaIdentifierStart(source.charAt(pos))) {
+    if (pos < source.length() && isNameStart(source.charAt(pos))) {
       pos++;
-      while (pos < source.length() && Character.isJavaIdentifierPart(source.charAt(pos))) {
+      while (pos < source.length() && (isNameStart(source.charAt(pos)) || Character.isDigit(source.charAt(pos)))) {
         pos++;
       }
       return source.substring(start, pos);
     }
     return null;
+  }
+
+  // stricter than Java identifiers, which admit ignorable control characters
+  private static boolean isNameStart(char c) {
+    return Character.isLetter(c) || c == '_' || c == '$';
   }
 
   private void skipSpace() {
