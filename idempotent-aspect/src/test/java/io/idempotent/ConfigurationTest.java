@@ -1,0 +1,177 @@
+package io.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.IdempotencyStoreProvider;
+import io.idempotent.spi.StoreSettings;
+import io.idempotent.testkit.InMemoryTestStore;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigurationTest {
+
+  static final AtomicReference<StoreSettings> LAST_SETTINGS = new AtomicReference<>();
+
+  public static class DurableProvider implements IdempotencyStoreProvider {
+    @Override
+    public String name() {
+      return "durable";
+    }
+
+    @Override
+    public int priority() {
+      return 100;
+    }
+
+    @Override
+    public IdempotencyStore create(StoreSettings settings) {
+      LAST_SETTINGS.set(settings);
+      return new InMemoryTestStore();
+    }
+  }
+
+  public static class MemoryProvider implements IdempotencyStoreProvider {
+    @Override
+    public String name() {
+      return "memory";
+    }
+
+    @Override
+    public int priority() {
+      return 10;
+    }
+
+    @Override
+    public IdempotencyStore create(StoreSettings settings) {
+      return new InMemoryTestStore();
+    }
+  }
+
+  @TempDir
+  Path dir;
+
+  private ClassLoader loaderWith(Class<?>... providers) throws Exception {
+    Path services = dir.resolve("META-INF/services");
+    Files.createDirectories(services);
+    StringBuilder sb = new StringBuilder();
+    for (Class<?> p : providers) {
+      sb.append(p.getName()).append('\n');
+    }
+    Files.writeString(services.resolve(IdempotencyStoreProvider.class.getName()), sb.toString());
+    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader()) {
+      @Override
+      public java.util.Enumeration<URL> getResources(String name) throws java.io.IOException {
+        return findResources(name); // only the services file written here, not the class path's
+      }
+    };
+  }
+
+  @Test
+  void load_noProviderOnTheClassPath_explainsWhatToAdd() throws Exception {
+    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of(), loaderWith()))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("idempotent-jdbi").hasMessageContaining("idempotent-caffeine");
+  }
+
+  @Test
+  void load_unnamed_picksTheHighestPriorityProvider() throws Exception {
+    IdempotencyConfig c = EnvironmentConfiguration.load(Map.of(), loaderWith(MemoryProvider.class, DurableProvider.class));
+    assertThat(c.defaultStoreName()).isEqualTo("durable");
+  }
+
+  @Test
+  void load_namedStore_isChosen_andGetsItsSettings() throws Exception {
+    IdempotencyConfig c = EnvironmentConfiguration.load(
+        Map.of("idempotent.store", "durable", "IDEMPOTENT_DURABLE_POOL_SIZE", "7", "idempotent.durable.table", "t1",
+            "idempotent.ttl", "PT2H", "idempotent.lease", "PT5S", "idempotent.wait-timeout", "PT3S"),
+        loaderWith(MemoryProvider.class, DurableProvider.class));
+    assertThat(c.defaultStoreName()).isEqualTo("durable");
+    assertThat(LAST_SETTINGS.get().getInt("pool-size", 0)).isEqualTo(7);
+    assertThat(LAST_SETTINGS.get().get("table", "")).isEqualTo("t1");
+    assertThat(c.defaultTtl()).isEqualTo(Duration.ofHours(2));
+    assertThat(c.defaultLease()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.defaultWaitTimeout()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void load_unknownStoreName_listsTheAvailableOnes() throws Exception {
+    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.store", "redis"),
+        loaderWith(MemoryProvider.class, DurableProvider.class)))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("'redis'").hasMessageContaining("durable, memory");
+  }
+
+  @Test
+  void load_disabled_needsNoStore() throws Exception {
+    IdempotencyConfig c = EnvironmentConfiguration.load(Map.of("idempotent.enabled", "false"), loaderWith());
+    assertThat(c.enabled()).isFalse();
+  }
+
+  @Test
+  void load_badDuration_namesTheProperty() throws Exception {
+    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.ttl", "24h"), loaderWith(MemoryProvider.class)))
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("idempotent.ttl").hasMessageContaining("24h");
+  }
+
+  @Test
+  void storeSettings_badNumber_namesTheProperty() {
+    StoreSettings s = new StoreSettings("jdbi", Map.of("pool.size", "many"));
+    assertThatThrownBy(() -> s.getInt("pool-size", 1)).hasMessageContaining("idempotent.jdbi.pool-size")
+        .hasMessageContaining("many");
+  }
+
+  @Test
+  void builder_unknownDefaultStore_isRejected() {
+    assertThatThrownBy(() -> IdempotencyConfig.builder().build())
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("'default'");
+    assertThatThrownBy(() -> IdempotencyConfig.builder().defaultTtl(Duration.ZERO))
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("defaultTtl");
+  }
+
+  static class BadlyAnnotated {
+    @Idempotent(key = "#orderid")
+    public String a(String orderId) {
+      return orderId;
+    }
+
+    @Idempotent(key = "#orderId", ttl = "one day")
+    public String b(String orderId) {
+      return orderId;
+    }
+
+    @Idempotent(key = "#orderId", onInProgress = OnInProgress.SKIP)
+    public int c(String orderId) {
+      return 1;
+    }
+
+    @Idempotent(key = "#orderId")
+    public String fine(String orderId) {
+      return orderId;
+    }
+  }
+
+  @Test
+  void validate_reportsEveryBadAnnotation() {
+    assertThatThrownBy(() -> Idempotency.validate(BadlyAnnotated.class))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("BadlyAnnotated.a(String)").hasMessageContaining("unknown parameter 'orderid'")
+        .hasMessageContaining("ttl = \"one day\"")
+        .hasMessageContaining("SKIP but returns a primitive")
+        .hasMessageNotContaining("fine");
+  }
+
+  @Test
+  void validate_goodClass_passes() {
+    Idempotency.validate(io.idempotent.woven.PaymentService.class);
+  }
+}
