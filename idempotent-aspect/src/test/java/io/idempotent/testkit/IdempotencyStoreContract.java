@@ -62,6 +62,14 @@ public abstract class IdempotencyStoreContract {
   /** Closes what {@link #createStore()} opened. */
   protected void closeStore(IdempotencyStore store) throws Exception {}
 
+  /**
+   * True for stores that drop expired records on their own (a cache with per-entry expiry), so that
+   * {@link IdempotencyStore#purgeExpired} may find nothing left to delete.
+   */
+  protected boolean expiresByItself() {
+    return false;
+  }
+
   /** How many distinct keys the fuzz test uses. */
   protected int fuzzKeys() {
     return 1_000;
@@ -255,14 +263,16 @@ public abstract class IdempotencyStoreContract {
     String running = key("running");
     store.claim(running, "fp", owner(), LONG);
     advancePast(SHORT);
-    int first = store.purgeExpired(2);
-    assertThat(first).isBetween(1, 2);
-    int total = first;
+    int total = 0;
+    int rounds = 0;
     for (int n = store.purgeExpired(2); n > 0; n = store.purgeExpired(2)) {
-      assertThat(n).isLessThanOrEqualTo(2);
+      assertThat(n).as("a batch never exceeds its bound").isLessThanOrEqualTo(2);
       total += n;
+      assertThat(++rounds).as("purge terminates").isLessThan(100_000);
     }
-    assertThat(total).isGreaterThanOrEqualTo(expired.size());
+    if (!expiresByItself()) {
+      assertThat(total).isGreaterThanOrEqualTo(expired.size());
+    }
     assertValue(store.find(live).orElseThrow().outcome(), "\"kept\"");
     assertThat(store.find(running).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
     for (String k : expired) {
