@@ -56,17 +56,12 @@ public final class EnvironmentConfiguration {
     if (!enabled) {
       return b.build();
     }
-    List<IdempotencyStoreProvider> providers = new ArrayList<>();
-    ServiceLoader.load(IdempotencyStoreProvider.class, loader).forEach(providers::add);
-    providers.sort(Comparator.comparingInt(IdempotencyStoreProvider::priority).reversed());
+    List<IdempotencyStoreProvider> providers = providers(loader);
     String wanted = props.get("idempotent.store");
     IdempotencyStoreProvider chosen;
     if (wanted != null && !wanted.isBlank()) {
-      chosen = providers.stream().filter(p -> p.name().equalsIgnoreCase(wanted.trim())).findFirst()
-          .orElseThrow(() -> new IdempotencyConfigurationException(
-              "Property idempotent.store names '" + wanted.trim() + "', but no such store is on the class path;"
-                  + " available: " + names(providers)));
-    } else if (providers.isEmpty()) {
+      chosen = provider(wanted, loader, "idempotent.store");
+    } else if (providers.isEmpty() || providers.get(0).priority() < 0) {
       throw new IdempotencyConfigurationException(
           "No idempotency store is on the class path: add idempotent-jdbi or idempotent-caffeine, or install a"
               + " configuration with Idempotency.install(...)");
@@ -81,9 +76,26 @@ public final class EnvironmentConfiguration {
         settings.put(k.substring(storePrefix.length()), v);
       }
     });
-    b.store(name, chosen.create(new StoreSettings(name, settings)));
+    b.store(name, chosen.create(new StoreSettings(name, settings, props)));
     b.defaultStore(name);
     return b.build();
+  }
+
+  /** The store providers visible to {@code loader}, highest priority first. */
+  public static List<IdempotencyStoreProvider> providers(ClassLoader loader) {
+    List<IdempotencyStoreProvider> providers = new ArrayList<>();
+    ServiceLoader.load(IdempotencyStoreProvider.class, loader).forEach(providers::add);
+    providers.sort(Comparator.comparingInt(IdempotencyStoreProvider::priority).reversed());
+    return providers;
+  }
+
+  /** The provider named {@code name}, or a configuration error listing the available ones. */
+  public static IdempotencyStoreProvider provider(String name, ClassLoader loader, String property) {
+    List<IdempotencyStoreProvider> providers = providers(loader);
+    return providers.stream().filter(p -> p.name().equalsIgnoreCase(name.trim())).findFirst()
+        .orElseThrow(() -> new IdempotencyConfigurationException(
+            "Property " + property + " names '" + name.trim() + "', but no such store is on the class path;"
+                + " available: " + names(providers)));
   }
 
   private static String names(List<IdempotencyStoreProvider> providers) {

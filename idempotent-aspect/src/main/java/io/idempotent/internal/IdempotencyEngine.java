@@ -24,7 +24,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -288,8 +291,13 @@ public final class IdempotencyEngine {
             "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
                 + ") but it is still in progress; the method did not run again");
       }
-      Thread.sleep(Math.min(pause, remaining));
-      pause = Math.min(pause * 2, 200);
+      CompletionStage<?> signal = store.changeSignal(key);
+      if (signal != null) {
+        awaitSignal(signal, remaining); // the store tells when the record changes: no polling
+      } else {
+        Thread.sleep(Math.min(pause, remaining));
+        pause = Math.min(pause * 2, 200);
+      }
       Optional<IdempotencyRecord> found;
       try {
         found = store.find(key);
@@ -304,6 +312,14 @@ public final class IdempotencyEngine {
       if (found.get().state() == RecordState.COMPLETED) {
         return found.get();
       }
+    }
+  }
+
+  private static void awaitSignal(CompletionStage<?> signal, long millis) throws InterruptedException {
+    try {
+      signal.toCompletableFuture().get(millis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException | CancellationException e) {
+      // re-check the store either way: the wait deadline or the record decides what happens next
     }
   }
 

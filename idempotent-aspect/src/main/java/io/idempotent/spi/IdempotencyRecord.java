@@ -1,5 +1,6 @@
 package io.idempotent.spi;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -10,9 +11,15 @@ import java.util.Objects;
  * @param fingerprint the payload fingerprint of the call that claimed the key ({@code ""} if none)
  * @param owner the owner token of the claim; may be null for a completed record
  * @param outcome the outcome, present exactly when {@code state} is COMPLETED
+ * @param expiresIn how long the record has left by the store's clock (lease or TTL), or null when the
+ *     store does not say; a cache in front of the store keeps a copy no longer than this
  */
 public record IdempotencyRecord(
-    String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome) {
+    String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome, Duration expiresIn) {
+
+  public IdempotencyRecord(String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome) {
+    this(key, state, fingerprint, owner, outcome, null);
+  }
 
   public IdempotencyRecord {
     Objects.requireNonNull(key, "key");
@@ -29,5 +36,10 @@ public record IdempotencyRecord(
 
   public static IdempotencyRecord completed(String key, String fingerprint, StoredOutcome outcome) {
     return new IdempotencyRecord(key, RecordState.COMPLETED, fingerprint, null, outcome);
+  }
+
+  /** This record with its remaining lifetime set. */
+  public IdempotencyRecord withExpiresIn(Duration remaining) {
+    return new IdempotencyRecord(key, state, fingerprint, owner, outcome, remaining);
   }
 }

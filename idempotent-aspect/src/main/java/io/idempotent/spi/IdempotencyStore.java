@@ -61,6 +61,24 @@ public interface IdempotencyStore {
    */
   int purgeExpired(int maxRecords);
 
+  /**
+   * Runs {@code action} once the outcome this thread last wrote with {@link #complete} is committed.
+   * Stores whose writes commit at once run it immediately (the default); a store that can join the
+   * caller's transaction runs it after that transaction commits, and never if it rolls back. Caches in
+   * front of a store use it so that only committed outcomes are cached.
+   */
+  default void afterCommit(Runnable action) {
+    action.run();
+  }
+
+  /**
+   * A signal that completes when the record for {@code key} may have changed (completed or released),
+   * if this store can tell without polling; null otherwise, and the engine polls {@link #find}.
+   */
+  default java.util.concurrent.CompletionStage<?> changeSignal(String key) {
+    return null;
+  }
+
   /** The longest key this store accepts; the engine hashes longer keys deterministically to fit. */
   default int maxKeyLength() {
     return Integer.MAX_VALUE;

@@ -9,7 +9,10 @@ public interface IdempotencyStoreProvider {
   /** The name by which the store is chosen, e.g. {@code caffeine}, {@code jdbi}. */
   String name();
 
-  /** Which provider wins when none is named: the highest priority. Durable stores rank above in-memory ones. */
+  /**
+   * Which provider wins when none is named: the highest priority. Durable stores rank above in-memory
+   * ones; a negative priority means the store is used only when named.
+   */
   default int priority() {
     return 0;
   }

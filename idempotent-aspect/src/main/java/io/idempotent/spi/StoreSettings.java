@@ -12,8 +12,18 @@ public final class StoreSettings {
 
   private final String storeName;
   private final Map<String, String> values;
+  private final Map<String, String> allProperties;
 
   public StoreSettings(String storeName, Map<String, String> values) {
+    this(storeName, values, Map.of());
+  }
+
+  /**
+   * @param values this store's settings, without the {@code idempotent.<store>.} prefix
+   * @param allProperties every {@code idempotent.*} property, so a composite store can read its parts'
+   */
+  public StoreSettings(String storeName, Map<String, String> values, Map<String, String> allProperties) {
+    this.allProperties = Map.copyOf(allProperties);
     this.storeName = storeName;
     Map<String, String> normalized = new java.util.HashMap<>();
     values.forEach((k, v) -> normalized.put(normalize(k), v));
@@ -23,6 +33,19 @@ public final class StoreSettings {
   /** Keys compare case-insensitively with {@code -} and {@code _} taken as {@code .}. */
   private static String normalize(String key) {
     return key.toLowerCase(java.util.Locale.ROOT).replace('_', '.').replace('-', '.');
+  }
+
+  /** The settings of another store from the same properties ({@code idempotent.<name>.*}). */
+  public StoreSettings forStore(String name) {
+    String prefix = "idempotent." + normalize(name) + ".";
+    Map<String, String> sub = new java.util.HashMap<>();
+    allProperties.forEach((k, v) -> {
+      String n = normalize(k);
+      if (n.startsWith(prefix)) {
+        sub.put(n.substring(prefix.length()), v);
+      }
+    });
+    return new StoreSettings(normalize(name), sub, allProperties);
   }
 
   public String storeName() {

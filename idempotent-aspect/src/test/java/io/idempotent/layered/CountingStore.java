@@ -1,0 +1,79 @@
+package io.idempotent.layered;
+
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.StoredOutcome;
+import io.idempotent.testkit.InMemoryTestStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * A far store that counts its round trips, says how long records live, and can hold back its
+ * after-commit actions like a store joined to a caller's transaction.
+ */
+class CountingStore extends InMemoryTestStore {
+
+  final AtomicInteger roundTrips = new AtomicInteger();
+  private final LongSupplier time;
+  private final java.util.Map<String, Long> deadlines = new java.util.concurrent.ConcurrentHashMap<>();
+  volatile boolean deferCommits;
+  final List<Runnable> pendingCommits = new ArrayList<>();
+
+  CountingStore(LongSupplier time) {
+    super(time, true);
+    this.time = time;
+  }
+
+  @Override
+  public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+    roundTrips.incrementAndGet();
+    ClaimResult r = super.claim(key, fingerprint, owner, lease);
+    if (!r.claimed() && r.existing().outcome() != null) {
+      return ClaimResult.existing(r.existing().withExpiresIn(remaining(key)));
+    }
+    return r;
+  }
+
+  @Override
+  public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    roundTrips.incrementAndGet();
+    boolean done = super.complete(key, owner, outcome, ttl);
+    if (done) {
+      deadlines.put(key, time.getAsLong() + ttl.toNanos());
+    }
+    return done;
+  }
+
+  @Override
+  public Optional<IdempotencyRecord> find(String key) {
+    roundTrips.incrementAndGet();
+    return super.find(key).map(r -> r.outcome() != null ? r.withExpiresIn(remaining(key)) : r);
+  }
+
+  private Duration remaining(String key) {
+    Long d = deadlines.get(key);
+    return d == null ? null : Duration.ofNanos(d - time.getAsLong());
+  }
+
+  @Override
+  public synchronized void afterCommit(Runnable action) {
+    if (deferCommits) {
+      pendingCommits.add(action);
+    } else {
+      action.run();
+    }
+  }
+
+  synchronized void commit() {
+    pendingCommits.forEach(Runnable::run);
+    pendingCommits.clear();
+  }
+
+  synchronized void rollback() {
+    pendingCommits.clear();
+  }
+}
