@@ -96,6 +96,16 @@ public final class Idempotency {
     return engine.config();
   }
 
+  /** One-time tokens in {@code namespace}, kept in the default store. */
+  public OneTimeTokens tokens(String namespace) {
+    return tokens(namespace, "");
+  }
+
+  /** One-time tokens in {@code namespace}, kept in the named store. */
+  public OneTimeTokens tokens(String namespace, String storeName) {
+    return new OneTimeTokens(engine.config().store(storeName), namespace);
+  }
+
   /** Starts a programmatic call in namespace {@code name} whose result has type {@code resultType}. */
   public <T> IdempotentCall<T> call(String name, Class<T> resultType) {
     return new IdempotentCall<>(engine, name, resultType);

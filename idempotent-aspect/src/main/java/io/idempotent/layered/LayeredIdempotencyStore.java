@@ -140,6 +140,8 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public int purgeExpired(int maxRecords) {
+    long now = nanoTime.getAsLong();
+    inFlight.values().removeIf(f -> !f.liveAt(now)); // claims whose owners never came back
     int purged = far.purgeExpired(maxRecords);
     try {
       near.purgeExpired(maxRecords);

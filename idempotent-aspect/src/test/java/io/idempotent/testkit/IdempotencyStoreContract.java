@@ -1,9 +1,12 @@
 package io.idempotent.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyTokenException;
+import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
@@ -333,6 +336,66 @@ public abstract class IdempotencyStoreContract {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private OneTimeTokens tokens() {
+    return Idempotency.create(IdempotencyConfig.builder().store(store).build()).tokens("form-" + run);
+  }
+
+  @Test
+  void token_issued_isConsumedExactlyOnce() {
+    OneTimeTokens tokens = tokens();
+    String t = tokens.issue(LONG);
+    tokens.consume(t);
+    assertThatThrownBy(() -> tokens.consume(t)).isInstanceOf(IdempotencyTokenException.class)
+        .extracting(e -> ((IdempotencyTokenException) e).reason())
+        .isEqualTo(IdempotencyTokenException.Reason.ALREADY_USED);
+  }
+
+  @Test
+  void token_unknownOrExpired_isRefused() throws Exception {
+    OneTimeTokens tokens = tokens();
+    assertThatThrownBy(() -> tokens.consume("never-issued")).isInstanceOf(IdempotencyTokenException.class)
+        .extracting(e -> ((IdempotencyTokenException) e).reason())
+        .isEqualTo(IdempotencyTokenException.Reason.UNKNOWN_OR_EXPIRED);
+    String t = tokens.issue(SHORT);
+    advancePast(SHORT);
+    assertThat(tokens.tryConsume(t)).isFalse();
+    assertThat(tokens.tryConsume(null)).isFalse();
+  }
+
+  @Test
+  void token_concurrentConsumers_exactlyOneWins() throws Exception {
+    OneTimeTokens tokens = tokens();
+    int threads = fuzzThreads();
+    List<String> issued = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      issued.add(tokens.issue(LONG));
+    }
+    AtomicInteger wins = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          start.await();
+          for (String token : issued) {
+            if (tokens.tryConsume(token)) {
+              wins.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(wins).hasValue(issued.size());
   }
 
   /**
