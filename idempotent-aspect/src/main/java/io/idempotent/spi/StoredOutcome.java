@@ -20,7 +20,7 @@ public final class StoredOutcome {
     FAILURE
   }
 
-  private static final StoredOutcome NULL = new StoredOutcome(Kind.NULL, null, false, null, null, null);
+  private static final StoredOutcome NULL = new StoredOutcome(Kind.NULL, null, false, null, null, null, null);
 
   private final Kind kind;
   private final Object reference;
@@ -29,16 +29,6 @@ public final class StoredOutcome {
   private volatile String json;
   private final String failureType;
   private final String failureMessage;
-
-  private StoredOutcome(
-      Kind kind,
-      Object reference,
-      boolean hasReference,
-      String json,
-      Supplier<String> encoder,
-      String failureType) {
-    this(kind, reference, hasReference, json, encoder, failureType, null);
-  }
 
   private StoredOutcome(
       Kind kind,
@@ -60,12 +50,12 @@ public final class StoredOutcome {
   /** A value returned by the method; {@code encoder} produces its JSON when a store asks for it. */
   public static StoredOutcome value(Object value, Supplier<String> encoder) {
     Objects.requireNonNull(value, "value");
-    return new StoredOutcome(Kind.VALUE, value, true, null, Objects.requireNonNull(encoder), null);
+    return new StoredOutcome(Kind.VALUE, value, true, null, Objects.requireNonNull(encoder), null, null);
   }
 
   /** A value read back from storage as JSON. */
   public static StoredOutcome valueJson(String json) {
-    return new StoredOutcome(Kind.VALUE, null, false, Objects.requireNonNull(json, "json"), null, null);
+    return new StoredOutcome(Kind.VALUE, null, false, Objects.requireNonNull(json, "json"), null, null, null);
   }
 
   /** A null result or a void method. */

@@ -93,6 +93,27 @@ public abstract class IdempotencyStoreContract {
     closeStore(store);
   }
 
+  /** Runs {@code body} on {@code threads} threads released together; rethrows the first failure. */
+  protected static void concurrently(int threads, java.util.concurrent.Callable<?> body) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          start.await();
+          return body.call();
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   protected String key(String name) {
     return "kit:" + run + ":" + name;
   }
@@ -309,33 +330,18 @@ public abstract class IdempotencyStoreContract {
   @Test
   void claim_concurrentDuplicates_exactlyOneAcquires() throws Exception {
     int keys = 200;
-    int threads = fuzzThreads();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      Map<String, AtomicInteger> acquired = new ConcurrentHashMap<>();
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < keys; i++) {
-            String k = key("race-" + i);
-            if (store.claim(k, "fp", owner(), LONG).claimed()) {
-              acquired.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-            }
-          }
-          return null;
-        }));
+    Map<String, AtomicInteger> acquired = new ConcurrentHashMap<>();
+    concurrently(fuzzThreads(), () -> {
+      for (int i = 0; i < keys; i++) {
+        String k = key("race-" + i);
+        if (store.claim(k, "fp", owner(), LONG).claimed()) {
+          acquired.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+        }
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-      assertThat(acquired).hasSize(keys);
-      assertThat(acquired.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    } finally {
-      pool.shutdownNow();
-    }
+      return null;
+    });
+    assertThat(acquired).hasSize(keys);
+    assertThat(acquired.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
   }
 
   private OneTimeTokens tokens() {
@@ -367,34 +373,19 @@ public abstract class IdempotencyStoreContract {
   @Test
   void token_concurrentConsumers_exactlyOneWins() throws Exception {
     OneTimeTokens tokens = tokens();
-    int threads = fuzzThreads();
     List<String> issued = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       issued.add(tokens.issue(LONG));
     }
     AtomicInteger wins = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (String token : issued) {
-            if (tokens.tryConsume(token)) {
-              wins.incrementAndGet();
-            }
-          }
-          return null;
-        }));
+    concurrently(fuzzThreads(), () -> {
+      for (String token : issued) {
+        if (tokens.tryConsume(token)) {
+          wins.incrementAndGet();
+        }
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+      return null;
+    });
     assertThat(wins).hasValue(issued.size());
   }
 
@@ -423,38 +414,24 @@ public abstract class IdempotencyStoreContract {
     AtomicInteger wrong = new AtomicInteger();
     AtomicInteger next = new AtomicInteger();
     String ns = "fuzz-" + run;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
-            int k = work.get(i);
-            String result = idempotency.call(ns, String.class)
-                .key("k" + k)
-                .payload(k)
-                .onInProgress(OnInProgress.WAIT)
-                .run(() -> {
-                  executions.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-                  return "result-" + k;
-                });
-            if (!("result-" + k).equals(result)) {
-              wrong.incrementAndGet();
-            }
-            answers.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-          }
-          return null;
-        }));
+    concurrently(threads, () -> {
+      for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
+        int k = work.get(i);
+        String result = idempotency.call(ns, String.class)
+            .key("k" + k)
+            .payload(k)
+            .onInProgress(OnInProgress.WAIT)
+            .run(() -> {
+              executions.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+              return "result-" + k;
+            });
+        if (!("result-" + k).equals(result)) {
+          wrong.incrementAndGet();
+        }
+        answers.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(10, TimeUnit.MINUTES);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+      return null;
+    });
     assertThat(wrong.get()).as("calls that got another call's result").isZero();
     assertThat(executions).hasSize(keys);
     assertThat(executions.values()).allSatisfy(n -> assertThat(n.get()).as("executions per key").isEqualTo(1));
