@@ -105,6 +105,10 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(owner, "owner");
     long now = ticker.read();
+    Entry live = map.get(key);
+    if (live != null && live.liveAt(now)) {
+      return ClaimResult.existing(live.toRecord(key)); // a replay or duplicate: a read, no write
+    }
     long deadline = deadline(now, lease);
     ClaimResult[] result = new ClaimResult[1];
     map.compute(key, (k, e) -> {
