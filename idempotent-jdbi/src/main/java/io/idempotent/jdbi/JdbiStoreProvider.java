@@ -71,6 +71,11 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     hc.setMaximumPoolSize(poolSize);
     TransactionMode mode = mode(settings.get("mode", "independent"));
     String table = settings.get("table", SchemaScript.DEFAULT_TABLE);
+    try {
+      TableName.of(table);
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage());
+    }
     boolean createSchema = bool(settings.get("create-schema", "true"), "create-schema");
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
@@ -92,9 +97,6 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
         store.own(PurgeScheduler.start(store, purgeInterval, purgeBatch));
       }
       return store;
-    } catch (IllegalArgumentException e) {
-      pool.close();
-      throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage(), e);
     } catch (RuntimeException e) {
       pool.close();
       throw new IdempotencyConfigurationException("Cannot set up the jdbi idempotency store on " + where(url), e);

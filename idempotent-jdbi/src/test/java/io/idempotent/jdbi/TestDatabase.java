@@ -27,6 +27,23 @@ final class TestDatabase {
   static final TestDatabase MARIADB = server("MariaDB", "mariadb",
       "jdbc:mariadb://127.0.0.1:3306/idempotent_test");
 
+  /** All databases, for parameterized tests: H2 always runs, a server only where reachable. */
+  static java.util.stream.Stream<TestDatabase> all() {
+    return java.util.stream.Stream.of(H2, POSTGRES, MARIADB);
+  }
+
+  /** The servers shared by several application instances. */
+  static java.util.stream.Stream<TestDatabase> servers() {
+    return java.util.stream.Stream.of(POSTGRES, MARIADB);
+  }
+
+  private static final java.util.Set<TestDatabase> SCHEMA = ConcurrentHashMap.newKeySet();
+
+  /** A store on the shared pool and default table, creating the schema on first use. */
+  JdbiIdempotencyStore.Builder storeBuilder() {
+    return JdbiIdempotencyStore.builder(jdbi()).createSchema(SCHEMA.add(this));
+  }
+
   private static final Map<TestDatabase, HikariDataSource> POOLS = new ConcurrentHashMap<>();
 
   final String name;
@@ -71,9 +88,12 @@ final class TestDatabase {
     return POOLS.computeIfAbsent(this, d -> d.newPool(20, "shared"));
   }
 
+  /** One Jdbi per database: joined mode needs the store and the application on the same Jdbi instance. */
   Jdbi jdbi() {
-    return Jdbi.create(pool());
+    return JDBIS.computeIfAbsent(this, d -> Jdbi.create(d.pool()));
   }
+
+  private static final Map<TestDatabase, Jdbi> JDBIS = new ConcurrentHashMap<>();
 
   /** A pool of its own, as a separate application instance would have. The caller closes it. */
   HikariDataSource newPool(int size, String name) {
