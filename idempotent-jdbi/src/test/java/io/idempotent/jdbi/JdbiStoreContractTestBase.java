@@ -20,6 +20,7 @@ abstract class JdbiStoreContractTestBase extends IdempotencyStoreContract {
   @Override
   protected IdempotencyStore createStore() {
     TestDatabase db = database();
+    db.requireReachable();
     return JdbiIdempotencyStore.builder(db.jdbi()).createSchema(SCHEMA_CREATED.add(db)).build();
   }
 

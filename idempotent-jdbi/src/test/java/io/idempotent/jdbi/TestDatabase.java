@@ -68,20 +68,34 @@ final class TestDatabase {
 
   /** Skips the calling test class when the server is unreachable, or fails it when servers are required. */
   void requireReachable() {
-    if (propertyPrefix == null) {
+    String problem = unreachable();
+    if (problem.isEmpty()) {
       return;
     }
-    try (Connection c = DriverManager.getConnection(url, user, password)) {
-      c.isValid(5);
-    } catch (SQLException e) {
-      String message = name + " is not reachable at " + url + " as user " + user + " (" + e.getMessage() + ")."
-          + " Run .ci/setup-databases.sh, or point " + propertyPrefix + "url/user/password elsewhere.";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(message + " Servers are required (idempotent.requireServers=true).");
-      }
-      Assumptions.abort("Skipped: " + message);
+    if (Boolean.getBoolean("idempotent.requireServers")) {
+      fail(problem + " Servers are required (idempotent.requireServers=true).");
     }
+    Assumptions.abort("Skipped: " + problem);
   }
+
+  /** Why the server cannot be used, or "" when it can; checked once per test run. */
+  private synchronized String unreachable() {
+    if (unreachable == null) {
+      unreachable = "";
+      if (propertyPrefix != null) {
+        try (Connection c = DriverManager.getConnection(url, user, password)) {
+          c.isValid(5);
+        } catch (SQLException e) {
+          unreachable = name + " is not reachable at " + url + " as user " + user + " (" + e.getMessage() + ")."
+              + " Run .ci/setup-databases.sh, or point " + propertyPrefix + "url/user/password elsewhere.";
+          System.err.println("[idempotent-jdbi tests] " + unreachable); // once, so that skips are explained
+        }
+      }
+    }
+    return unreachable;
+  }
+
+  private String unreachable;
 
   /** The database's shared pool (20 connections), opened on first use. */
   HikariDataSource pool() {
