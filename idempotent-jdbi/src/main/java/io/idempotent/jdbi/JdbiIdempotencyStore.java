@@ -98,10 +98,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public void createSchema() {
     List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
     for (int attempt = 1; ; attempt++) {
-      try (Handle h = jdbi.open()) {
-        for (String sql : statements) {
-          h.execute(sql);
-        }
+      try {
+        independent(h -> {
+          statements.forEach(h::execute);
+          return null;
+        });
         return;
       } catch (RuntimeException e) {
         // instances starting together may race on CREATE … IF NOT EXISTS (PostgreSQL's catalog is not
