@@ -201,7 +201,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */
   @Override
-  public void close() {
+  public synchronized void close() {
     RuntimeException failure = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {

@@ -6,6 +6,7 @@ import java.util.Optional;
 /**
  * The SQL dialects the table store speaks. Normally detected from the connection's product name; set it
  * explicitly with {@link JdbiIdempotencyStore.Builder#dialect(SqlDialect)} when detection is not wanted.
+ * Immutable and thread-safe.
  */
 public enum SqlDialect {
   /** PostgreSQL 9.5 or later: one {@code INSERT … ON CONFLICT … RETURNING} statement claims and reads. */

@@ -1,6 +1,6 @@
 package io.idempotent.jdbi;
 
-/** How the table store's writes relate to the caller's own JDBI transaction. */
+/** How the table store's writes relate to the caller's own JDBI transaction. Immutable and thread-safe. */
 public enum TransactionMode {
   /**
    * Every primitive (claim, complete, release, renew) runs on a handle of its own and commits at once,

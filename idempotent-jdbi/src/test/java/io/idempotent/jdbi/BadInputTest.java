@@ -157,6 +157,20 @@ class BadInputTest {
   }
 
   @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void durationsBeyondACentury_areCapped_notOverflowed(TestDatabase db) {
+    db.requireReachable();
+    JdbiIdempotencyStore store = db.storeBuilder().build();
+    String key = UUID.randomUUID().toString();
+    String owner = UUID.randomUUID().toString();
+    Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+    assertThat(store.claim(key, "fp", owner, forever).claimed()).isTrue();
+    assertThat(store.renew(key, owner, forever)).isTrue();
+    assertThat(store.complete(key, owner, StoredOutcome.nullValue(), forever)).isTrue();
+    assertThat(store.find(key)).isPresent();
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"t; DROP TABLE x", "idempotency_record--", "a.b.c", "1table", "", "\"quoted\"",
       "tab le", "tábla", "x'y", "a.", ".a", "x)", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
   void tableNames_withSqlInThem_areRejected(String name) {
