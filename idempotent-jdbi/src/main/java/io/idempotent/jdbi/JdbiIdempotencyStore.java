@@ -1,0 +1,355 @@
+package io.idempotent.jdbi;
+
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.StoredOutcome;
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.StatementException;
+
+/**
+ * An {@link IdempotencyStore} on one SQL table, shared by every instance of an application: the
+ * database's primary key decides who runs, the database's clock decides when a lease or a result has
+ * expired. Works with PostgreSQL, MariaDB, MySQL and H2 (see {@link SqlDialect}).
+ *
+ * <pre>{@code
+ * JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi)
+ *     .table("idempotency_record")
+ *     .transactionMode(TransactionMode.INDEPENDENT)
+ *     .createSchema(true)
+ *     .build();
+ * Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+ * }</pre>
+ *
+ * <p>Every claim is one atomic statement per dialect (never a read followed by an insert); complete,
+ * release and renew change a row only while the caller's owner token still holds it. Keys longer than
+ * {@link #maxKeyLength()} are hashed by the engine; keys with characters no database can store (U+0000,
+ * lone surrogates) are escaped injectively. See {@link TransactionMode} for how writes relate to the
+ * caller's own transaction.
+ *
+ * <p>Thread-safe. {@link #close()} closes only what the store itself opened (a pool made by
+ * {@link JdbiStoreProvider}, a purge scheduler), never a {@code Jdbi} or {@code DataSource} passed in.
+ */
+public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseable {
+
+  /** The longest key accepted unhashed, in characters. */
+  public static final int MAX_KEY_LENGTH = StoredKeyEncoding.COLUMN_LENGTH;
+
+  private static final System.Logger LOG = System.getLogger("io.idempotent.jdbi");
+  private static final int CLAIM_ATTEMPTS = 20;
+  /** Longest duration written: a century. Longer ones (ChronoUnit.FOREVER) would overflow the column. */
+  private static final long MAX_MICROS = Duration.ofDays(36_525).toNanos() / 1_000;
+
+  private final Jdbi jdbi;
+  private final SqlDialect sqlDialect;
+  private final Dialect dialect;
+  private final TransactionMode mode;
+  private final List<AutoCloseable> owned;
+
+  private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
+    this.jdbi = b.jdbi;
+    this.sqlDialect = sqlDialect;
+    this.dialect = Dialect.of(sqlDialect, b.table);
+    this.mode = b.mode;
+    this.owned = new ArrayList<>(b.owned);
+  }
+
+  /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
+  public static Builder builder(Jdbi jdbi) {
+    return new Builder(Objects.requireNonNull(jdbi, "jdbi"));
+  }
+
+  /** A builder for a store on {@code dataSource}. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(Jdbi.create(Objects.requireNonNull(dataSource, "dataSource")));
+  }
+
+  /** The dialect in use (detected or set). */
+  public SqlDialect dialect() {
+    return sqlDialect;
+  }
+
+  /** The table's name as used in SQL. */
+  public String table() {
+    return dialect.table.qualified();
+  }
+
+  public TransactionMode transactionMode() {
+    return mode;
+  }
+
+  /** The {@code Jdbi} the store runs on. */
+  public Jdbi jdbi() {
+    return jdbi;
+  }
+
+  /** Creates the table and its expiry index unless they exist; safe to call again and from several instances. */
+  public void createSchema() {
+    List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        independent(h -> {
+          statements.forEach(h::execute);
+          return null;
+        });
+        return;
+      } catch (RuntimeException e) {
+        // instances starting together may race on CREATE … IF NOT EXISTS (PostgreSQL's catalog is not
+        // locked by it); the statements succeed once the winner has committed
+        if (attempt >= 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Override
+  public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+    Dialect.ClaimRequest request = new Dialect.ClaimRequest(
+        StoredKeyEncoding.encode(key), key, fingerprint, owner, micros(lease));
+    for (int attempt = 1; ; attempt++) {
+      Dialect.Claim claim;
+      try {
+        claim = independent(h -> dialect.claim(h, request));
+      } catch (StatementException e) {
+        if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
+          throw e;
+        }
+        claim = null;
+        pause(attempt);
+      }
+      if (claim != null) {
+        if (!claim.claimed()) {
+          return ClaimResult.existing(claim.existing());
+        }
+        return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
+      }
+      if (attempt >= CLAIM_ATTEMPTS) {
+        throw new IllegalStateException("The claim did not settle after " + attempt + " attempts under contention");
+      }
+    }
+  }
+
+  @Override
+  public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    OutcomeColumns columns = OutcomeColumns.of(outcome); // encodes first: a failure leaves the row untouched
+    String storedKey = StoredKeyEncoding.encode(key);
+    long ttlMicros = micros(ttl);
+    if (mode == TransactionMode.JOINED) {
+      return jdbi.withHandle(h -> {
+        if (h.isInTransaction()) {
+          // registered first, so that a rollback for any reason (even this update failing) frees the key
+          h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
+        }
+        return dialect.complete(h, storedKey, owner, columns, ttlMicros) == 1;
+      });
+    }
+    return independent(h -> dialect.complete(h, storedKey, owner, columns, ttlMicros)) == 1;
+  }
+
+  private void releaseAfterRollback(String storedKey, String owner) {
+    try {
+      independent(h -> dialect.release(h, storedKey, owner));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "The caller's transaction rolled back, but its idempotency claim could not be"
+          + " released; the key stays in progress until its lease expires", e);
+    }
+  }
+
+  @Override
+  public boolean release(String key, String owner) {
+    String storedKey = StoredKeyEncoding.encode(key);
+    return independent(h -> dialect.release(h, storedKey, owner)) == 1;
+  }
+
+  @Override
+  public boolean renew(String key, String owner, Duration lease) {
+    String storedKey = StoredKeyEncoding.encode(key);
+    return independent(h -> dialect.renew(h, storedKey, owner, micros(lease))) == 1;
+  }
+
+  @Override
+  public Optional<IdempotencyRecord> find(String key) {
+    String storedKey = StoredKeyEncoding.encode(key);
+    StoredRow row = independent(h -> dialect.find(h, storedKey));
+    return Optional.ofNullable(row).map(r -> r.toRecord(key));
+  }
+
+  @Override
+  public int purgeExpired(int maxRecords) {
+    if (maxRecords <= 0) {
+      return 0;
+    }
+    return independent(h -> dialect.purgeExpired(h, maxRecords));
+  }
+
+  @Override
+  public int maxKeyLength() {
+    return MAX_KEY_LENGTH;
+  }
+
+  /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */
+  @Override
+  public synchronized void close() {
+    RuntimeException failure = null;
+    for (int i = owned.size() - 1; i >= 0; i--) {
+      try {
+        owned.get(i).close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = new IllegalStateException("Could not close the idempotency store", e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    owned.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Adds a resource that {@link #close()} closes (a scheduler started after the store was built). */
+  synchronized void own(AutoCloseable resource) {
+    owned.add(resource);
+  }
+
+  /**
+   * Runs {@code callback} on a handle of its own, never one the caller has open on this thread
+   * ({@code Jdbi#withHandle} would reuse that one), and commits before returning.
+   */
+  private <R> R independent(HandleCallback<R, RuntimeException> callback) {
+    try (Handle h = jdbi.open()) {
+      if (h.getConnection().getAutoCommit()) {
+        return callback.withHandle(h);
+      }
+      return h.inTransaction(callback);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Cannot read the connection's auto-commit mode", e);
+    }
+  }
+
+  private static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        return s.getSQLState();
+      }
+    }
+    return null;
+  }
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt * 5L, 50L)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while repeating a claim", e);
+    }
+  }
+
+  static long micros(Duration d) {
+    if (d.isNegative()) {
+      return 0;
+    }
+    if (d.compareTo(Duration.ofDays(36_525)) >= 0) {
+      return MAX_MICROS;
+    }
+    return d.toNanos() / 1_000;
+  }
+
+  @Override
+  public String toString() {
+    return "JdbiIdempotencyStore[" + sqlDialect + ", table=" + table() + ", " + mode + "]";
+  }
+
+  /**
+   * Builds a {@link JdbiIdempotencyStore}. {@link #build()} connects once to detect the dialect (unless
+   * set) and, if asked, to create the schema. Not thread-safe; the store it builds is.
+   */
+  public static final class Builder {
+    private final Jdbi jdbi;
+    private TableName table = TableName.of(SchemaScript.DEFAULT_TABLE);
+    private SqlDialect dialect;
+    private TransactionMode mode = TransactionMode.INDEPENDENT;
+    private boolean createSchema;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private Builder(Jdbi jdbi) {
+      this.jdbi = jdbi;
+    }
+
+    /**
+     * The table name, optionally schema-qualified; letters, digits and underscores only.
+     *
+     * @throws IllegalArgumentException if the name is not a plain identifier
+     */
+    public Builder table(String name) {
+      this.table = TableName.of(name);
+      return this;
+    }
+
+    /** The dialect, instead of detecting it from the connection's product name. */
+    public Builder dialect(SqlDialect dialect) {
+      this.dialect = Objects.requireNonNull(dialect, "dialect");
+      return this;
+    }
+
+    /** {@link TransactionMode#INDEPENDENT} (default) or {@link TransactionMode#JOINED}. */
+    public Builder transactionMode(TransactionMode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** Whether {@link #build()} creates the table and index if they are missing (default false). */
+    public Builder createSchema(boolean create) {
+      this.createSchema = create;
+      return this;
+    }
+
+    /** A resource the store closes when it is closed (e.g. the pool behind the {@code Jdbi}). */
+    Builder owning(AutoCloseable resource) {
+      owned.add(resource);
+      return this;
+    }
+
+    public JdbiIdempotencyStore build() {
+      SqlDialect d = dialect != null ? dialect : detect();
+      JdbiIdempotencyStore store = new JdbiIdempotencyStore(this, d);
+      if (createSchema) {
+        store.createSchema();
+      }
+      return store;
+    }
+
+    private SqlDialect detect() {
+      try (Handle h = jdbi.open()) {
+        var meta = h.getConnection().getMetaData();
+        String product = meta.getDatabaseProductName();
+        SqlDialect d = SqlDialect.fromProductName(product).orElseThrow(() -> new IllegalStateException(
+            "Unsupported database '" + product + "'; supported: PostgreSQL, MariaDB, MySQL, H2"));
+        if (d == SqlDialect.MARIADB && !atLeast(meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion(), 10, 5)) {
+          throw new IllegalStateException("MariaDB " + meta.getDatabaseProductVersion()
+              + " is not supported: the store needs MariaDB 10.5 or later (INSERT … RETURNING)");
+        }
+        return d;
+      } catch (SQLException e) {
+        throw new IllegalStateException("Cannot read the database's metadata to detect its dialect", e);
+      }
+    }
+
+    private static boolean atLeast(int major, int minor, int wantMajor, int wantMinor) {
+      return major > wantMajor || (major == wantMajor && minor >= wantMinor);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.idempotent.jdbi;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.IdempotencyStoreProvider;
+import io.idempotent.spi.StoreSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Provides the table store as {@code jdbi}, on a HikariCP pool built from properties under
+ * {@code idempotent.jdbi.}:
+ *
+ * <table>
+ *   <caption>settings</caption>
+ *   <tr><td>{@code url}</td><td>JDBC URL; default: an embedded H2 file database at {@link #defaultH2Path()}</td></tr>
+ *   <tr><td>{@code user}, {@code password}</td><td>credentials</td></tr>
+ *   <tr><td>{@code pool-size}</td><td>maximum connections (default 10)</td></tr>
+ *   <tr><td>{@code table}</td><td>table name (default {@code idempotency_record})</td></tr>
+ *   <tr><td>{@code mode}</td><td>{@code independent} (default) or {@code joined}</td></tr>
+ *   <tr><td>{@code create-schema}</td><td>create the table if missing (default true)</td></tr>
+ *   <tr><td>{@code purge-interval}</td><td>how often expired rows are deleted (default PT10M; PT0S: never)</td></tr>
+ *   <tr><td>{@code purge-batch-size}</td><td>rows per delete statement (default 500)</td></tr>
+ * </table>
+ *
+ * Priority 100: chosen over the in-memory store when both are on the class path. Thread-safe.
+ */
+public final class JdbiStoreProvider implements IdempotencyStoreProvider {
+
+  /** Default maximum pool size. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+
+  @Override
+  public String name() {
+    return "jdbi";
+  }
+
+  @Override
+  public int priority() {
+    return 100;
+  }
+
+  /** Where the embedded default database lives: {@code ${user.home}/.idempotent/idempotent} (H2 adds {@code .mv.db}). */
+  public static Path defaultH2Path() {
+    return Path.of(System.getProperty("user.home"), ".idempotent", "idempotent");
+  }
+
+  @Override
+  public IdempotencyStore create(StoreSettings settings) {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("idempotent-jdbi");
+    String url = settings.get("url").orElse(null);
+    if (url == null) {
+      // the embedded default: a file, so that records survive a restart
+      hc.setJdbcUrl("jdbc:h2:file:" + defaultH2Path().toAbsolutePath() + ";LOCK_TIMEOUT=10000");
+      hc.setUsername(settings.get("user", "sa"));
+      hc.setPassword(settings.get("password", ""));
+    } else {
+      hc.setJdbcUrl(url);
+      settings.get("user").ifPresent(hc::setUsername);
+      settings.get("password").ifPresent(hc::setPassword);
+    }
+    int poolSize = settings.getInt("pool-size", DEFAULT_POOL_SIZE);
+    if (poolSize < 1) {
+      throw new IdempotencyConfigurationException("Property idempotent.jdbi.pool-size must be at least 1");
+    }
+    hc.setMaximumPoolSize(poolSize);
+    TransactionMode mode = mode(settings.get("mode", "independent"));
+    String table = settings.get("table", SchemaScript.DEFAULT_TABLE);
+    try {
+      TableName.of(table);
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage());
+    }
+    boolean createSchema = bool(settings.get("create-schema", "true"), "create-schema");
+    Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
+    int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
+
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      throw new IdempotencyConfigurationException("Cannot connect the jdbi idempotency store to " + where(url), e);
+    }
+    try {
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(Jdbi.create(pool))
+          .table(table)
+          .transactionMode(mode)
+          .createSchema(createSchema)
+          .owning(pool)
+          .build();
+      if (!purgeInterval.isZero() && !purgeInterval.isNegative()) {
+        store.own(PurgeScheduler.start(store, purgeInterval, purgeBatch));
+      }
+      return store;
+    } catch (RuntimeException e) {
+      pool.close();
+      throw new IdempotencyConfigurationException("Cannot set up the jdbi idempotency store on " + where(url), e);
+    }
+  }
+
+  private static String where(String url) {
+    return url == null ? "the embedded H2 database at " + defaultH2Path() : "the configured url";
+  }
+
+  private static TransactionMode mode(String value) {
+    try {
+      return TransactionMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException(
+          "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
+    }
+  }
+
+  private static boolean bool(String value, String key) {
+    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new IdempotencyConfigurationException(
+        "Property idempotent.jdbi." + key + " is '" + value + "'; expected true or false");
+  }
+}

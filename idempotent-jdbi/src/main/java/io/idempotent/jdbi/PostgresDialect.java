@@ -1,0 +1,82 @@
+package io.idempotent.jdbi;
+
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * PostgreSQL. The claim is one statement: an {@code INSERT … ON CONFLICT DO UPDATE … WHERE <expired>}
+ * whose {@code RETURNING} says whether this caller now holds the key, joined with a read of the live row
+ * when it does not. No duplicate-key error is ever raised, so nothing aborts a transaction.
+ *
+ * <p>Under READ COMMITTED, when a concurrent transaction inserted or renewed the row after this
+ * statement's snapshot was taken, {@code ON CONFLICT} sees that row (and leaves it alone) while the
+ * read branch, bound to the older snapshot, does not: the statement then returns nothing, and the
+ * claim is repeated with a fresh snapshot. That happens only in a race on the same key.
+ */
+final class PostgresDialect extends Dialect {
+
+  private final String claimSql;
+  private final String purgeSql;
+
+  PostgresDialect(TableName table) {
+    super(table);
+    String t = table.qualified();
+    claimSql = "WITH claimed AS ("
+        + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
+        + " lease_until, expires_at, created_at)"
+        + " VALUES (:key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
+        + deadline("lease") + ", " + now() + ")"
+        + " ON CONFLICT (idempotency_key) DO UPDATE SET"
+        + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
+        + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"
+        + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
+        + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
+        + " WHERE r.expires_at <= " + now()
+        + " RETURNING TRUE AS claimed, " + StoredRow.COLUMNS
+        + ")"
+        + " SELECT * FROM claimed"
+        + " UNION ALL"
+        + " SELECT FALSE AS claimed, " + StoredRow.COLUMNS + " FROM " + t
+        + " WHERE idempotency_key = :key AND expires_at > " + now()
+        + " AND NOT EXISTS (SELECT 1 FROM claimed)";
+    // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now
+    purgeSql = "DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
+        + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max FOR UPDATE SKIP LOCKED)"
+        + " AND expires_at < " + now();
+  }
+
+  @Override
+  String now() {
+    // the time the statement started, also inside a long transaction (joined mode)
+    return "statement_timestamp()";
+  }
+
+  @Override
+  String deadline(String param) {
+    return "(statement_timestamp() + :" + param + " * INTERVAL '1 microsecond')";
+  }
+
+  @Override
+  Claim claim(Handle h, ClaimRequest r) {
+    List<Object[]> rows = query(h, claimSql)
+        .bind("key", r.storedKey())
+        .bind("fingerprint", r.fingerprint())
+        .bind("owner", r.owner())
+        .bind("lease", r.leaseMicros())
+        .map((rs, ctx) -> new Object[] {rs.getBoolean("claimed"), StoredRow.read(rs, ctx)})
+        .list();
+    if (rows.isEmpty()) {
+      return null;
+    }
+    StoredRow row = (StoredRow) rows.get(0)[1];
+    if ((Boolean) rows.get(0)[0]) {
+      return new Claim(true, row.takenOver(), null);
+    }
+    return new Claim(false, false, row.toRecord(r.key()));
+  }
+
+  @Override
+  int purgeExpired(Handle h, int max) {
+    return update(h, purgeSql).bind("max", max).execute();
+  }
+}

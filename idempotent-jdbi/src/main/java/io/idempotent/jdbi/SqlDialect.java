@@ -1,0 +1,43 @@
+package io.idempotent.jdbi;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The SQL dialects the table store speaks. Normally detected from the connection's product name; set it
+ * explicitly with {@link JdbiIdempotencyStore.Builder#dialect(SqlDialect)} when detection is not wanted.
+ * Immutable and thread-safe.
+ */
+public enum SqlDialect {
+  /** PostgreSQL 9.5 or later: one {@code INSERT … ON CONFLICT … RETURNING} statement claims and reads. */
+  POSTGRESQL,
+  /** MariaDB 10.5 or later: one {@code INSERT … ON DUPLICATE KEY UPDATE … RETURNING} statement claims and reads. */
+  MARIADB,
+  /** MySQL 8.0 or later: {@code INSERT … ON DUPLICATE KEY UPDATE}, then a read of the row. */
+  MYSQL,
+  /** H2 2.x, embedded or server: {@code MERGE … USING}, then a read of the row. */
+  H2;
+
+  /** The dialect of a database by its JDBC product name ({@code DatabaseMetaData#getDatabaseProductName}). */
+  public static Optional<SqlDialect> fromProductName(String productName) {
+    String p = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+    if (p.contains("postgres")) {
+      return Optional.of(POSTGRESQL);
+    }
+    if (p.contains("mariadb")) {
+      return Optional.of(MARIADB);
+    }
+    if (p.contains("mysql")) {
+      return Optional.of(MYSQL);
+    }
+    if (p.equals("h2")) {
+      return Optional.of(H2);
+    }
+    return Optional.empty();
+  }
+
+  /** The name of the DDL resource for this dialect, e.g. {@code io/idempotent/jdbi/schema-postgresql.sql}. */
+  public String schemaResource() {
+    return "io/idempotent/jdbi/schema-" + name().toLowerCase(Locale.ROOT) + ".sql";
+  }
+}

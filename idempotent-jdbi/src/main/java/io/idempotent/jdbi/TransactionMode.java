@@ -1,0 +1,18 @@
+package io.idempotent.jdbi;
+
+/** How the table store's writes relate to the caller's own JDBI transaction. Immutable and thread-safe. */
+public enum TransactionMode {
+  /**
+   * Every primitive (claim, complete, release, renew) runs on a handle of its own and commits at once,
+   * never inside a transaction the caller happens to have open. The default.
+   */
+  INDEPENDENT,
+  /**
+   * The claim commits on its own (other instances must see it at once), but the completion record is
+   * written inside the transaction that the calling thread has open on the same {@code Jdbi}, so the
+   * method's own writes and the completion commit or roll back together. When that transaction rolls back,
+   * the claim is released so that a retry runs again. Without an open transaction on the thread this
+   * behaves as {@link #INDEPENDENT}.
+   */
+  JOINED
+}

@@ -1,0 +1,130 @@
+package io.idempotent.jdbi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.RecordState;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The two transaction modes against a business table in the same database. */
+class JoinedTransactionModeTest {
+
+  private static final String NAME = "orders.create";
+
+  private static Jdbi prepare(TestDatabase db) {
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_orders (id VARCHAR(100) PRIMARY KEY)"));
+    return jdbi;
+  }
+
+  private static boolean orderExists(Jdbi jdbi, String id) {
+    try (Handle h = jdbi.open()) {
+      return h.createQuery("SELECT COUNT(*) FROM test_orders WHERE id = :id").bind("id", id)
+          .mapTo(Integer.class).one() == 1;
+    }
+  }
+
+  private static String storedKey(String key) {
+    return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_businessInsertAndCompletion_commitTogether(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+
+    String result = jdbi.inTransaction(h -> {
+      String r = idempotency.call(NAME, String.class).key(order).run(() -> {
+        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+        return "created " + order;
+      });
+      // not committed yet: another connection still sees the claim, not the completion
+      assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
+      assertThat(orderExists(jdbi, order)).isFalse();
+      return r;
+    });
+
+    assertThat(result).isEqualTo("created " + order);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    // and the replay needs no transaction and runs nothing
+    assertThat(idempotency.call(NAME, String.class).key(order).execute(() -> "again").replayed()).isTrue();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_rollbackAfterTheMethod_leavesNeither_andARetryRunsAgain(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key(order).run(() -> {
+        runs.incrementAndGet();
+        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+        return "created";
+      });
+      throw new IllegalStateException("forced rollback after the method");
+    })).hasMessage("forced rollback after the method");
+
+    assertThat(orderExists(jdbi, order)).isFalse();
+    assertThat(store.find(storedKey(order))).as("the claim was released on rollback").isEmpty();
+
+    String retried = jdbi.inTransaction(h -> idempotency.call(NAME, String.class).key(order).run(() -> {
+      runs.incrementAndGet();
+      h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+      return "created";
+    }));
+    assertThat(retried).isEqualTo("created");
+    assertThat(runs).hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_withoutATransactionOnTheThread_actsIndependently(TestDatabase db) {
+    prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String key = "plain-" + UUID.randomUUID();
+    assertThat(idempotency.call(NAME, String.class).key(key).run(() -> "v")).isEqualTo("v");
+    assertThat(store.find(storedKey(key)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void independent_completionCommitsOnItsOwn_evenWhenTheCallersTransactionRollsBack(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key(order).run(() -> {
+        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+        return "created";
+      });
+      // the record is already committed, outside the caller's transaction
+      assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+      throw new IllegalStateException("rollback");
+    })).hasMessage("rollback");
+
+    assertThat(orderExists(jdbi, order)).isFalse();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+}

@@ -1,0 +1,127 @@
+package io.idempotent.jdbi;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A database the tests run on: the embedded H2 (always there), or a PostgreSQL or MariaDB server whose
+ * address system properties may override. A server that cannot be reached skips its tests, or fails them
+ * when {@code idempotent.requireServers=true} (as CI runs them). Each database has one shared pool; tests
+ * that need separate "instances" make pools of their own.
+ */
+final class TestDatabase {
+
+  static final TestDatabase H2 = new TestDatabase("H2",
+      "jdbc:h2:file:./target/h2/idempotent-test;LOCK_TIMEOUT=10000", "sa", "", null);
+  static final TestDatabase POSTGRES = server("PostgreSQL", "postgres",
+      "jdbc:postgresql://127.0.0.1:5432/idempotent_test");
+  static final TestDatabase MARIADB = server("MariaDB", "mariadb",
+      "jdbc:mariadb://127.0.0.1:3306/idempotent_test");
+
+  /** All databases, for parameterized tests: H2 always runs, a server only where reachable. */
+  static java.util.stream.Stream<TestDatabase> all() {
+    return java.util.stream.Stream.of(H2, POSTGRES, MARIADB);
+  }
+
+  /** The servers shared by several application instances. */
+  static java.util.stream.Stream<TestDatabase> servers() {
+    return java.util.stream.Stream.of(POSTGRES, MARIADB);
+  }
+
+  private static final java.util.Set<TestDatabase> SCHEMA = ConcurrentHashMap.newKeySet();
+
+  /** A store on the shared pool and default table, creating the schema on first use. */
+  JdbiIdempotencyStore.Builder storeBuilder() {
+    return JdbiIdempotencyStore.builder(jdbi()).createSchema(SCHEMA.add(this));
+  }
+
+  private static final Map<TestDatabase, HikariDataSource> POOLS = new ConcurrentHashMap<>();
+
+  final String name;
+  final String url;
+  final String user;
+  final String password;
+  private final String propertyPrefix;
+
+  private TestDatabase(String name, String url, String user, String password, String propertyPrefix) {
+    this.name = name;
+    this.url = url;
+    this.user = user;
+    this.password = password;
+    this.propertyPrefix = propertyPrefix;
+  }
+
+  private static TestDatabase server(String name, String id, String defaultUrl) {
+    String p = "idempotent.test." + id + ".";
+    return new TestDatabase(name, System.getProperty(p + "url", defaultUrl),
+        System.getProperty(p + "user", "idempotent"), System.getProperty(p + "password", "idempotent"), p);
+  }
+
+  /** Skips the calling test class when the server is unreachable, or fails it when servers are required. */
+  void requireReachable() {
+    String problem = unreachable();
+    if (problem.isEmpty()) {
+      return;
+    }
+    if (Boolean.getBoolean("idempotent.requireServers")) {
+      fail(problem + " Servers are required (idempotent.requireServers=true).");
+    }
+    Assumptions.abort("Skipped: " + problem);
+  }
+
+  /** Why the server cannot be used, or "" when it can; checked once per test run. */
+  private synchronized String unreachable() {
+    if (unreachable == null) {
+      unreachable = "";
+      if (propertyPrefix != null) {
+        try (Connection c = DriverManager.getConnection(url, user, password)) {
+          c.isValid(5);
+        } catch (SQLException e) {
+          unreachable = name + " is not reachable at " + url + " as user " + user + " (" + e.getMessage() + ")."
+              + " Run .ci/setup-databases.sh, or point " + propertyPrefix + "url/user/password elsewhere.";
+          System.err.println("[idempotent-jdbi tests] " + unreachable); // once, so that skips are explained
+        }
+      }
+    }
+    return unreachable;
+  }
+
+  private String unreachable;
+
+  /** The database's shared pool (20 connections), opened on first use. */
+  HikariDataSource pool() {
+    return POOLS.computeIfAbsent(this, d -> d.newPool(20, "shared"));
+  }
+
+  /** One Jdbi per database: joined mode needs the store and the application on the same Jdbi instance. */
+  Jdbi jdbi() {
+    return JDBIS.computeIfAbsent(this, d -> Jdbi.create(d.pool()));
+  }
+
+  private static final Map<TestDatabase, Jdbi> JDBIS = new ConcurrentHashMap<>();
+
+  /** A pool of its own, as a separate application instance would have. The caller closes it. */
+  HikariDataSource newPool(int size, String name) {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("test-" + this.name + "-" + name);
+    hc.setJdbcUrl(url);
+    hc.setUsername(user);
+    hc.setPassword(password);
+    hc.setMaximumPoolSize(size);
+    return new HikariDataSource(hc);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}
