@@ -14,9 +14,12 @@ import java.util.Optional;
  * {@link RecordState#COMPLETED} with an unexpired TTL. An expired record is treated as absent by every
  * method, even before {@link #purgeExpired(int)} removes it.
  *
+ * <p>Owner tokens are unique per call: the engine never reuses one for another call, so a store may
+ * tell "my claim" from "someone else's" by comparing tokens.
+ *
  * <p>Implementations must be thread-safe.
  */
-public interface IdempotencyStore {
+public interface IdempotencyStore extends AutoCloseable {
 
   /**
    * Atomically claims {@code key} for {@code owner}: inserts an IN_PROGRESS record with the given
@@ -78,6 +81,13 @@ public interface IdempotencyStore {
   default java.util.concurrent.CompletionStage<?> changeSignal(String key) {
     return null;
   }
+
+  /**
+   * Releases what the store opened itself (a connection pool, a scheduler); never what it was given.
+   * Stores built from properties are closed by {@link io.idempotent.Idempotency#uninstall()}.
+   */
+  @Override
+  default void close() {}
 
   /** The longest key this store accepts; the engine hashes longer keys deterministically to fit. */
   default int maxKeyLength() {
