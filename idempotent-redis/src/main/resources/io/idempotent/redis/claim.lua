@@ -2,6 +2,8 @@
 -- ARGV[1] fingerprint, ARGV[2] owner, ARGV[3] lease, ARGV[4] how long to keep the hash (two leases), in ms.
 -- An IN_PROGRESS hash expires one lease after its lease ends; while that extra lease runs, a PTTL of at
 -- most lease_ms means the lease itself has run out, so the claim is a takeover (the owner died).
+-- A fresh claim's first write is HSET, so a Redis that is out of memory under noeviction refuses it
+-- (the call fails closed) instead of letting it in.
 -- Returns {'ACQUIRED'}, {'TAKEN_OVER'}, or {'EXISTING', state, fingerprint, owner, kind, json,
 -- failure_type, failure_message}.
 local key = KEYS[1]
@@ -16,8 +18,10 @@ elseif f[1] == 'IN_PROGRESS' then
     return {'EXISTING', f[1], f[2], f[3]}
   end
   status = 'TAKEN_OVER'
+  redis.call('DEL', key)
+elseif f[1] or redis.call('EXISTS', key) == 1 then
+  return redis.error_reply('ERR idempotent: the key holds a record this store did not write')
 end
-redis.call('DEL', key)
 redis.call('HSET', key, 'state', 'IN_PROGRESS', 'fingerprint', ARGV[1], 'owner', ARGV[2], 'lease_ms', ARGV[3])
 redis.call('PEXPIRE', key, ARGV[4])
 return {status}

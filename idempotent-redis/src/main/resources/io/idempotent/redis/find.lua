@@ -10,5 +10,7 @@ elseif f[1] == 'IN_PROGRESS' then
   if remaining < 0 or remaining > tonumber(f[4]) then
     return {f[1], f[2], f[3]}
   end
+elseif f[1] or redis.call('EXISTS', key) == 1 then
+  return redis.error_reply('ERR idempotent: the key holds a record this store did not write')
 end
 return false
