@@ -71,7 +71,7 @@ class LostRecordTest {
   }
 
   /** Blocks the running method until the test lets it finish. */
-  private static void hold(CountDownLatch latch) {
+  static void hold(CountDownLatch latch) {
     try {
       if (!latch.await(30, TimeUnit.SECONDS)) {
         throw new IllegalStateException("the test never let the method finish");

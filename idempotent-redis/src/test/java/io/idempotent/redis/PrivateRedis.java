@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Jedis;
 
 /**
  * A Redis server of a test's own, on a free port, without persistence: for what must not be done to a
@@ -37,7 +37,7 @@ final class PrivateRedis implements AutoCloseable {
   }
 
   /** Starts a server with extra {@code redis-server} options such as {@code --maxmemory 4mb}. */
-  static PrivateRedis start(String... options) throws Exception {
+  static PrivateRedis launch(String... options) throws Exception {
     String binary = findBinary();
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -77,7 +77,7 @@ final class PrivateRedis implements AutoCloseable {
         .redirectOutput(dir.resolve("redis.log").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
-      try (JedisPooled probe = client()) {
+      try (Jedis probe = admin()) {
         probe.ping();
         return;
       } catch (RuntimeException e) {
@@ -102,10 +102,9 @@ final class PrivateRedis implements AutoCloseable {
     return port;
   }
 
-  /** A client of its own; the caller closes it. */
-  JedisPooled client() {
-    return new JedisPooled(new HostAndPort("127.0.0.1", port),
-        DefaultJedisClientConfig.builder().timeoutMillis(2_000).build());
+  /** A single connection for administration; the caller closes it. Not thread-safe. */
+  Jedis admin() {
+    return new Jedis(new HostAndPort("127.0.0.1", port), DefaultJedisClientConfig.builder().timeoutMillis(2_000).build());
   }
 
   RedisIdempotencyStore store() {
