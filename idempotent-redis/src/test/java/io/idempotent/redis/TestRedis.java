@@ -2,6 +2,8 @@ package io.idempotent.redis;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -62,16 +64,17 @@ final class TestRedis {
 
   /** Deletes every key under {@code prefix} (a test's own, free of glob characters). */
   static void deleteAll(String prefix) {
+    // binary keys: hashed keys and lone surrogates are not valid UTF-8
     try (JedisPooled redis = client()) {
-      ScanParams match = new ScanParams().match(prefix + "*").count(1000);
-      String cursor = ScanParams.SCAN_POINTER_START;
+      ScanParams match = new ScanParams().match((prefix + "*").getBytes(StandardCharsets.UTF_8)).count(1000);
+      byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
       do {
-        ScanResult<String> page = redis.scan(cursor, match);
+        ScanResult<byte[]> page = redis.scan(cursor, match);
         if (!page.getResult().isEmpty()) {
-          redis.del(page.getResult().toArray(String[]::new));
+          redis.del(page.getResult().toArray(byte[][]::new));
         }
-        cursor = page.getCursor();
-      } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        cursor = page.getCursorAsBytes();
+      } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
     }
   }
 }
