@@ -39,7 +39,7 @@ import redis.clients.jedis.UnifiedJedis;
  * record can let a call run a second time. See the module's README for what fails closed and what does
  * not, and run Redis with {@code maxmemory-policy noeviction}.
  *
- * <p>Thread-safe: the underlying {@link UnifiedJedis} (a pool) is.
+ * <p>Thread-safe, as is the pooled {@link UnifiedJedis} it runs on.
  */
 public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
@@ -248,7 +248,10 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
     private Builder() {}
 
-    /** Uses {@code client}, which the application keeps and closes; excludes the connection settings. */
+    /**
+     * Uses {@code client}, which the application keeps and closes; excludes the connection settings. The
+     * client must be safe for concurrent use (a pooled or cluster client, not one single connection).
+     */
     public Builder client(UnifiedJedis client) {
       this.client = Objects.requireNonNull(client, "client");
       return this;

@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
@@ -59,19 +58,18 @@ class BadInputTest {
   private RedisIdempotencyStore store;
   private Idempotency idempotency;
 
-  @BeforeAll
-  static void redisIsThere() {
-    TestRedis.requireReachable();
-  }
-
   @BeforeEach
   void open() {
+    TestRedis.requireReachable();
     store = TestRedis.store(prefix);
     idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
   }
 
   @AfterEach
   void close() {
+    if (store == null) {
+      return;
+    }
     store.close();
     TestRedis.deleteAll(prefix);
   }

@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,15 +34,19 @@ class CrossInstanceTest {
   private static final int COPIES_PER_INSTANCE = 2;
 
   private final String prefix = TestRedis.uniquePrefix("cross");
+  private boolean opened;
 
-  @BeforeAll
-  static void redisIsThere() {
+  @BeforeEach
+  void redisIsThere() {
     TestRedis.requireReachable();
+    opened = true;
   }
 
   @AfterEach
   void clean() {
-    TestRedis.deleteAll(prefix);
+    if (opened) {
+      TestRedis.deleteAll(prefix);
+    }
   }
 
   @Test

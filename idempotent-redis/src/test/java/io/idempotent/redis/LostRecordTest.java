@@ -20,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
@@ -42,13 +41,9 @@ class LostRecordTest {
   private Idempotency instanceB;
   private JedisPooled redis;
 
-  @BeforeAll
-  static void redisIsThere() {
-    TestRedis.requireReachable();
-  }
-
   @BeforeEach
   void open() {
+    TestRedis.requireReachable();
     storeA = TestRedis.store(prefix);
     storeB = TestRedis.store(prefix);
     instanceA = Idempotency.create(IdempotencyConfig.builder().store(storeA).listener(events::add).build());
@@ -58,6 +53,9 @@ class LostRecordTest {
 
   @AfterEach
   void close() {
+    if (redis == null) {
+      return;
+    }
     storeA.close();
     storeB.close();
     redis.close();

@@ -8,7 +8,6 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.Idempotent;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,13 +30,9 @@ class QuickStartTest {
   private final String prefix = TestRedis.uniquePrefix("quickstart");
   private RedisIdempotencyStore store;
 
-  @BeforeAll
-  static void redisIsThere() {
-    TestRedis.requireReachable();
-  }
-
   @BeforeEach
   void install() {
+    TestRedis.requireReachable();
     store = RedisIdempotencyStore.builder()
         .host(TestRedis.HOST)
         .port(TestRedis.PORT)
@@ -50,6 +45,9 @@ class QuickStartTest {
   @AfterEach
   void uninstall() {
     Idempotency.uninstall();
+    if (store == null) {
+      return;
+    }
     store.close();
     TestRedis.deleteAll(prefix);
   }

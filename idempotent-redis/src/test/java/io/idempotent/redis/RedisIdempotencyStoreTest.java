@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
@@ -23,19 +22,18 @@ class RedisIdempotencyStoreTest {
   private RedisIdempotencyStore store;
   private JedisPooled redis;
 
-  @BeforeAll
-  static void redisIsThere() {
-    TestRedis.requireReachable();
-  }
-
   @BeforeEach
   void open() {
+    TestRedis.requireReachable();
     store = TestRedis.store(prefix);
     redis = TestRedis.client();
   }
 
   @AfterEach
   void close() {
+    if (redis == null) {
+      return;
+    }
     store.close();
     redis.close();
     TestRedis.deleteAll(prefix);

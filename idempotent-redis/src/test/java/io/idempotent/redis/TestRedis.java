@@ -32,17 +32,31 @@ final class TestRedis {
     return HOST + ":" + PORT;
   }
 
-  /** Skips the calling test when Redis is unreachable, or fails it when servers are required. */
+  /** Why Redis cannot be used, or "" when it answered; probed once per test run. */
+  private static volatile String unreachable;
+
+  /**
+   * Skips the calling test when Redis is unreachable, or fails it when servers are required. Call it
+   * before each test (not in {@code @BeforeAll}), so that every skipped test is reported with the reason.
+   */
   static void requireReachable() {
-    try (JedisPooled probe = client()) {
-      probe.ping();
-    } catch (RuntimeException e) {
-      String message = "Redis is not reachable at " + address() + " (" + e.getMessage() + ")."
-          + " Run .ci/start-redis.sh, or point idempotent.test.redis.host/port elsewhere.";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(message + " Servers are required (idempotent.requireServers=true).");
+    String why = unreachable;
+    if (why == null) {
+      try (JedisPooled probe = client()) {
+        probe.ping();
+        why = "";
+      } catch (RuntimeException e) {
+        why = "Redis is not reachable at " + address() + " (" + e.getMessage() + ")."
+            + " Run .ci/start-redis.sh, or point idempotent.test.redis.host/port elsewhere.";
+        System.err.println("[idempotent-redis tests] " + why);
       }
-      Assumptions.abort("Skipped: " + message);
+      unreachable = why;
+    }
+    if (!why.isEmpty()) {
+      if (Boolean.getBoolean("idempotent.requireServers")) {
+        fail(why + " Servers are required (idempotent.requireServers=true).");
+      }
+      Assumptions.abort("Skipped: " + why);
     }
   }
 
