@@ -76,10 +76,11 @@ class RedisIdempotencyStoreTest {
 
   @Test
   void expiredInProgress_isReportedAsTakenOver_expiredCompletedAsAcquired() throws Exception {
-    store.claim("a", "fp", "o", Duration.ofMillis(200));
-    store.claim("b", "fp", "o", Duration.ofMillis(200));
-    store.complete("b", "o", StoredOutcome.nullValue(), Duration.ofMillis(200));
-    Thread.sleep(260);
+    // leases of 400 ms: past 400 the lease has run out, until 800 the hash remains
+    store.claim("a", "fp", "o", Duration.ofMillis(400));
+    store.claim("b", "fp", "o", Duration.ofMillis(400));
+    store.complete("b", "o", StoredOutcome.nullValue(), Duration.ofMillis(400));
+    Thread.sleep(500);
     assertThat(store.find("a")).isEmpty();
     assertThat(store.claim("a", "fp", "p", Duration.ofSeconds(5)).status()).isEqualTo(ClaimResult.Status.TAKEN_OVER);
     assertThat(store.claim("b", "fp", "p", Duration.ofSeconds(5)).status()).isEqualTo(ClaimResult.Status.ACQUIRED);
@@ -96,8 +97,8 @@ class RedisIdempotencyStoreTest {
 
   @Test
   void expiredButNotTakenOver_ownerMayStillFinish_likeTheInMemoryStores() throws Exception {
-    store.claim("a", "fp", "o", Duration.ofMillis(200));
-    Thread.sleep(260);
+    store.claim("a", "fp", "o", Duration.ofMillis(400));
+    Thread.sleep(500);
     assertThat(store.complete("a", "o", StoredOutcome.nullValue(), Duration.ofMinutes(1))).isTrue();
     assertThat(store.find("a").orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
   }
