@@ -35,7 +35,9 @@ public interface IdempotencyStore extends AutoCloseable {
    * Marks the record COMPLETED with {@code outcome}, kept for {@code ttl}, if and only if {@code owner}
    * still holds the claim (fencing).
    *
-   * @return false if the claim was lost (taken over or expired); nothing was changed then
+   * @return false if this owner no longer holds the claim (another owner took it over, or the record
+   *     is gone); nothing was changed then. An owner whose lease ran out but whom nobody replaced still
+   *     holds the claim: its completion is kept, which saves a second execution.
    */
   boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl);
 
@@ -43,14 +45,14 @@ public interface IdempotencyStore extends AutoCloseable {
    * Deletes the IN_PROGRESS record if and only if {@code owner} still holds it, so the key may be
    * claimed again.
    *
-   * @return false if the claim was lost; nothing was changed then
+   * @return false if this owner no longer holds the claim; nothing was changed then
    */
   boolean release(String key, String owner);
 
   /**
    * Extends the lease of an IN_PROGRESS record held by {@code owner} to {@code lease} from now.
    *
-   * @return false if the claim was lost; nothing was changed then
+   * @return false if this owner no longer holds the claim; nothing was changed then
    */
   boolean renew(String key, String owner, Duration lease);
 

@@ -173,7 +173,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     return "RedisIdempotencyStore[prefix=" + prefix + "]";
   }
 
-  /** {state, fingerprint, owner[, kind, json, failure_type, failure_message]} as the scripts return it. */
+  /** {state, fingerprint, owner[, kind, json, failure_type, failure_message, remaining ms]} as the scripts return it. */
   private static IdempotencyRecord record(String key, List<?> f) {
     String state = text(f.get(0));
     String fingerprint = Objects.requireNonNullElse(text(f.get(1)), "");
@@ -185,7 +185,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
     try {
       StoredOutcome outcome = OutcomeFields.read(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6)));
-      return IdempotencyRecord.completed(key, fingerprint, outcome);
+      IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome);
+      // the remaining TTL by Redis's clock, so a cache in front never keeps a copy longer
+      return f.size() > 7 && f.get(7) instanceof Long ms && ms >= 0 ? record.withExpiresIn(Duration.ofMillis(ms)) : record;
     } catch (IllegalArgumentException e) {
       throw malformed("record", e.getMessage());
     }

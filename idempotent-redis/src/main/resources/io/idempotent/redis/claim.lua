@@ -5,13 +5,13 @@
 -- A fresh claim's first write is HSET, so a Redis that is out of memory under noeviction refuses it
 -- (the call fails closed) instead of letting it in.
 -- Returns {'ACQUIRED'}, {'TAKEN_OVER'}, or {'EXISTING', state, fingerprint, owner, kind, json,
--- failure_type, failure_message}.
+-- failure_type, failure_message, remaining ms}.
 local key = KEYS[1]
 local f = redis.call('HMGET', key, 'state', 'fingerprint', 'owner', 'lease_ms',
   'kind', 'json', 'failure_type', 'failure_message')
 local status = 'ACQUIRED'
 if f[1] == 'COMPLETED' then
-  return {'EXISTING', f[1], f[2], f[3], f[5], f[6], f[7], f[8]}
+  return {'EXISTING', f[1], f[2], f[3], f[5], f[6], f[7], f[8], redis.call('PTTL', key)}
 elseif f[1] == 'IN_PROGRESS' then
   local remaining = redis.call('PTTL', key)
   if remaining < 0 or remaining > tonumber(f[4]) then

@@ -47,6 +47,16 @@ class RedisIdempotencyStoreTest {
   }
 
   @Test
+  void completedRecord_reportsItsRemainingLifetime_byRedisClock() {
+    store.claim("order-2", "fp", "owner", Duration.ofSeconds(30));
+    store.complete("order-2", "owner", StoredOutcome.nullValue(), Duration.ofMinutes(10));
+    assertThat(store.find("order-2").orElseThrow().expiresIn())
+        .isBetween(Duration.ofMinutes(9), Duration.ofMinutes(10));
+    ClaimResult again = store.claim("order-2", "fp", "other", Duration.ofSeconds(30));
+    assertThat(again.existing().expiresIn()).isBetween(Duration.ofMinutes(9), Duration.ofMinutes(10));
+  }
+
+  @Test
   void layout_isOneHashPerKey_underThePrefix_withRedisExpiries() {
     assertThat(new String(store.redisKey("order-1"), StandardCharsets.UTF_8)).isEqualTo(prefix + "order-1");
     store.claim("order-1", "fp-1", "owner-1", Duration.ofSeconds(30));
