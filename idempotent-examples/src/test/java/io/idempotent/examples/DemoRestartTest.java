@@ -2,12 +2,8 @@ package io.idempotent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,20 +57,7 @@ class DemoRestartTest {
     assertThat(after.get("1").how()).contains("receipt " + receipt + " each time");
   }
 
-  /** Runs the demo in a new JVM on the H2 file {@code file}; returns what it printed. */
-  private static String runDemo(Path file) throws IOException, InterruptedException {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(),
-        "-cp", System.getProperty("java.class.path"),
-        "-Didempotent.jdbi.url=jdbc:h2:file:" + file + ";LOCK_TIMEOUT=10000",
-        "-Ddemo.today=2025-06-02", // both runs settle the same days, even across midnight
-        Demo.class.getName()));
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("the demo finished").isTrue();
-    String output = new String(out, StandardCharsets.UTF_8);
-    assertThat(p.exitValue()).as("exit code; output:%n%s", output).isZero();
-    return output;
+  private static String runDemo(Path file) throws Exception {
+    return DemoProcess.start("jdbc:h2:file:" + file + ";LOCK_TIMEOUT=10000").finish();
   }
 }

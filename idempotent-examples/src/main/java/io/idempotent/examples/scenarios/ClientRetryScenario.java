@@ -46,10 +46,13 @@ final class ClientRetryScenario implements Scenario {
       // the client sees a response only on the last attempt; the earlier ones were lost on the way back
       responses.add(endpoint.post(ALICE, ORDER));
     }
-    List<String> bodies = responses.stream().map(HttpResponse::body).distinct().toList();
-    String how = Responses.sequence(responses) + (bodies.size() == 1
-        ? "; receipt " + bodies.get(0).substring(bodies.get(0).indexOf(' ') + 1) + " each time"
-        : "; " + bodies.size() + " different responses");
+    List<String> placed = responses.stream().filter(r -> r.status() == 201).map(HttpResponse::body).distinct().toList();
+    String how = Responses.sequence(responses);
+    if (placed.size() == 1 && Responses.withStatus(responses, 201) == responses.size()) {
+      how += "; receipt " + placed.get(0).substring(placed.get(0).indexOf(' ') + 1) + " each time";
+    } else if (placed.size() > 1) {
+      how += "; " + placed.size() + " different orders placed";
+    }
     return new ScenarioResult(id(), title(), responses.size(), orders.executions(),
         mark.absorbedSince(OrderService.PLACE), gateway.charges(), "gateway charge", how);
   }

@@ -3,7 +3,7 @@ package io.idempotent.examples.scenarios;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Renders the scenarios' counts as a Markdown table, readable in a terminal and pasteable in a README. */
+/** Renders the scenarios' counts as a Markdown table, readable in a terminal and pasteable in a README. Stateless. */
 public final class ResultTable {
 
   static final String[] HEADINGS = {"#", "scenario", "calls", "executions", "absorbed", "side effects",

@@ -3,7 +3,7 @@ package io.idempotent.examples.scenarios;
 import java.time.LocalDate;
 import java.util.List;
 
-/** The demo's scenarios, in the order the table shows them. */
+/** The demo's scenarios, in the order the table shows them. Stateless: each call makes new instances. */
 public final class Scenarios {
 
   private Scenarios() {}

@@ -14,6 +14,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,6 +43,8 @@ final class ScheduledJobScenario implements Scenario {
   final List<SettlementJob> jobs = new ArrayList<>();
   int ledgerRowsWritten;
   int renewals;
+  long skipped;
+  long replayed;
 
   ScheduledJobScenario(LocalDate today) {
     this.days = List.of(today.minusDays(1), today);
@@ -61,11 +64,12 @@ final class ScheduledJobScenario implements Scenario {
   public ScenarioResult run(DemoEnvironment env) throws Exception {
     List<Instance> instances = new ArrayList<>();
     try {
+      // names unique to this run, so that the ledger rows it wrote can be told from any other process's
+      String run = UUID.randomUUID().toString().substring(0, 8);
       for (String name : INSTANCES) {
-        instances.add(new Instance(name, env));
+        instances.add(new Instance(name + "/" + run, env));
       }
       Ledger ledger = new Ledger(env.jdbi());
-      int ledgerBefore = ledger.rows();
       OutcomeTally.Mark mark = env.tally().mark();
       int calls = 0;
       for (LocalDate day : days) {
@@ -81,18 +85,18 @@ final class ScheduledJobScenario implements Scenario {
         }
         calls += triggers.size();
       }
-      ledgerRowsWritten = ledger.rows() - ledgerBefore;
+      ledgerRowsWritten = ledger.rowsWrittenBy(jobs.stream().map(SettlementJob::instance).toList());
       renewals = instances.stream().mapToInt(i -> i.store.renewals()).sum();
       long executions = jobs.stream().mapToLong(SettlementJob::executions).sum();
       String ranOn = jobs.stream().filter(j -> j.executions() > 0)
-          .map(j -> j.instance().substring(j.instance().length() - 1))
+          .map(j -> j.instance().substring("instance-".length(), "instance-".length() + 1))
           .collect(Collectors.joining(", "));
+      skipped = mark.since(SettlementJob.NAME, IdempotencyEvent.Type.SKIPPED);
+      replayed = mark.since(SettlementJob.NAME, IdempotencyEvent.Type.REPLAYED);
       String how = String.format(Locale.ROOT,
           "trigger every %d ms, run %.1f s, lease %.1f s renewed %dx; %d skipped, %d replayed%s",
           INTERVAL.toMillis(), RUN_TIME.toMillis() / 1000.0, LEASE.toMillis() / 1000.0, renewals,
-          mark.since(SettlementJob.NAME, IdempotencyEvent.Type.SKIPPED),
-          mark.since(SettlementJob.NAME, IdempotencyEvent.Type.REPLAYED),
-          ranOn.isEmpty() ? "" : "; ran on " + ranOn);
+          skipped, replayed, ranOn.isEmpty() ? "" : "; ran on " + ranOn);
       return new ScenarioResult(id(), title(), calls, executions, mark.absorbedSince(SettlementJob.NAME),
           ledgerRowsWritten, "ledger row", how);
     } finally {

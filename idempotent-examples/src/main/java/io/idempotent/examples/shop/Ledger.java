@@ -1,6 +1,8 @@
 package io.idempotent.examples.shop;
 
 import java.time.LocalDate;
+import java.util.Collection;
+import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -26,6 +28,12 @@ public final class Ledger {
   public int rowsFor(LocalDate day) {
     return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM shop_ledger WHERE settled_day = :day")
         .bind("day", day).mapTo(Integer.class).one());
+  }
+
+  /** Settlement rows written by any of {@code instances}. */
+  public int rowsWrittenBy(Collection<String> instances) {
+    return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM shop_ledger WHERE instance IN (<instances>)")
+        .bindList("instances", List.copyOf(instances)).mapTo(Integer.class).one());
   }
 
   /** All settlement rows. */

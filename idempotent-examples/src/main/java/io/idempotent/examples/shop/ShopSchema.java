@@ -2,7 +2,10 @@ package io.idempotent.examples.shop;
 
 import org.jdbi.v3.core.Jdbi;
 
-/** The shop's own tables, next to the idempotency records; the SQL runs on H2 and PostgreSQL alike. */
+/**
+ * The shop's own tables, next to the idempotency records; the SQL runs on H2 and PostgreSQL alike.
+ * Stateless; each method runs on a handle of its own.
+ */
 public final class ShopSchema {
 
   private ShopSchema() {}
