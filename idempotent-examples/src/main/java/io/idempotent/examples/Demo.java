@@ -20,8 +20,8 @@ import java.util.List;
  * and prints a table. Run it again and the records from the first run replay.
  *
  * <pre>
- * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl idempotent-examples exec:java
- * mvn -q -B -pl idempotent-examples exec:java -Dexec.args="--fresh --postgres"
+ * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests
+ * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests -Dexec.args="--fresh --postgres"
  * </pre>
  */
 public final class Demo {
