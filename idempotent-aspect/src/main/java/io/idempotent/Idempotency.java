@@ -66,7 +66,13 @@ public final class Idempotency {
     return EnvironmentConfiguration.load();
   }
 
-  /** How the last idempotent call on this thread produced its result; null if none ran on it yet. */
+  /**
+   * How the last idempotent call on this thread ended: {@link CallOutcome#EXECUTED} when the method ran
+   * (whether it returned or threw), {@link CallOutcome#REPLAYED} for a recorded result or final failure,
+   * {@link CallOutcome#SKIPPED} or {@link CallOutcome#UNPROTECTED}; null when the call was refused
+   * without running (key missing or reused, in progress, store failing) or none ran on this thread yet.
+   * A web layer uses it to mark replayed responses, error responses included.
+   */
   public static CallOutcome lastOutcome() {
     return IdempotencyEngine.lastOutcome();
   }

@@ -58,7 +58,10 @@ public final class IdempotencyEngine {
     return config;
   }
 
-  /** How the last idempotent call on this thread produced its result; null if none ran yet. */
+  /**
+   * How the last idempotent call on this thread ended (EXECUTED also when the method threw); null when
+   * it was refused without running, or none ran on this thread yet.
+   */
   public static CallOutcome lastOutcome() {
     return LAST.get();
   }
@@ -72,6 +75,8 @@ public final class IdempotencyEngine {
    */
   public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
+    // a call refused without running leaves no outcome behind, never a stale one from an earlier call
+    LAST.remove();
     if (!config.enabled()) {
       LAST.set(CallOutcome.UNPROTECTED);
       return invocation.proceed();
@@ -160,6 +165,7 @@ public final class IdempotencyEngine {
     } catch (Throwable t) {
       cancel(renewal);
       onFailure(plan, store, key, owner, t);
+      LAST.set(CallOutcome.EXECUTED); // it ran and threw (nested calls may have set their own outcome)
       throw t;
     }
     if (plan.shape == CallPlan.ResultShape.STAGE && result != null) {

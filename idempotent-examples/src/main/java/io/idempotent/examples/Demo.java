@@ -1,39 +1,87 @@
 package io.idempotent.examples;
 
-import io.idempotent.CallOutcome;
 import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyKeyReusedException;
-import io.idempotent.Idempotent;
-import java.util.concurrent.atomic.AtomicInteger;
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.examples.scenarios.ResultTable;
+import io.idempotent.examples.scenarios.Scenario;
+import io.idempotent.examples.scenarios.ScenarioResult;
+import io.idempotent.examples.scenarios.Scenarios;
+import io.idempotent.examples.shop.OrderEventsConsumer;
+import io.idempotent.examples.shop.OrderService;
+import io.idempotent.examples.shop.WebhookHandler;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
-/** The smallest useful demo: a retried charge runs once, a reused key is refused. */
+/**
+ * The demo: an order-and-payment shop whose methods are called more than once in every way a real
+ * system calls them, on the embedded H2 file by default. It plays each scenario, counts what happened
+ * and prints a table. Run it again and the records from the first run replay.
+ *
+ * <pre>
+ * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests
+ * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests -Dexec.args="--fresh --postgres"
+ * </pre>
+ */
 public final class Demo {
 
-  static final class Payments {
-    final AtomicInteger gatewayCharges = new AtomicInteger();
+  private Demo() {}
 
-    @Idempotent(key = "#orderId")
-    public String charge(String orderId, long cents) {
-      gatewayCharges.incrementAndGet();
-      return "receipt for " + orderId + " (" + cents + " cents)";
+  public static void main(String[] args) throws Exception {
+    DemoOptions options;
+    try {
+      options = DemoOptions.parse(Arrays.asList(args), System.getProperties());
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println(DemoOptions.USAGE);
+      System.exit(2);
+      return;
     }
-  }
-
-  public static void main(String[] args) {
-    Payments payments = new Payments();
-    System.out.println("store: " + Idempotency.global().config().defaultStoreName());
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      String receipt = payments.charge("order-42", 1999);
-      CallOutcome how = Idempotency.lastOutcome();
-      System.out.printf("attempt %d: %s [%s]%n", attempt, receipt, how);
+    if (options.help()) {
+      System.out.println(DemoOptions.USAGE);
+      return;
     }
     try {
-      payments.charge("order-42", 5000);
-    } catch (IdempotencyKeyReusedException e) {
-      System.out.println("same key, other amount: refused (" + e.getClass().getSimpleName() + ")");
+      run(options, System.out);
+    } catch (IdempotencyConfigurationException e) {
+      // most often: the H2 file is open in another process, or PostgreSQL is not reachable
+      System.err.println("The demo could not open its store: " + e.getMessage()
+          + (e.getCause() == null ? "" : "\n  caused by: " + e.getCause().getMessage()));
+      System.exit(1);
     }
-    System.out.printf("calls: 4, gateway charges: %d%n", payments.gatewayCharges.get());
   }
 
-  private Demo() {}
+  /** Plays every scenario on the store {@code options} name, prints to {@code out}, returns the counts. */
+  public static List<ScenarioResult> run(DemoOptions options, PrintStream out) throws Exception {
+    // fail at start-up, not at the first call, if an annotation has a bad expression
+    Idempotency.validate(OrderService.class, WebhookHandler.class, OrderEventsConsumer.class);
+    out.println("idempotent demo: an order-and-payment shop, @Idempotent at every layer");
+    try (DemoEnvironment env = DemoEnvironment.open(options.jdbiSettings())) {
+      out.println("Records are kept in: " + env.location());
+      if (options.fresh()) {
+        out.println("--fresh: forgot " + env.forgetEarlierRuns() + " records of earlier runs");
+      }
+      int earlier = env.liveRecords();
+      out.println(earlier == 0
+          ? "Records from an earlier run: none, so every scenario executes."
+          : "Records from an earlier run: " + earlier + " found. They survived the restart, so the scenarios"
+              + " replay them (--fresh starts over).");
+      out.println();
+      List<ScenarioResult> results = new ArrayList<>();
+      for (Scenario scenario : Scenarios.all(options.today())) {
+        out.println("  " + scenario.id() + ". " + scenario.title() + " ...");
+        results.add(scenario.run(env));
+      }
+      out.println();
+      out.print(ResultTable.render(results));
+      out.println();
+      out.println("Every number is counted: calls by the callers, executions inside the methods, absorbed calls"
+          + " (replayed, skipped or refused) by an IdempotencyListener, side effects by the fake gateway,"
+          + " mailer and warehouse and the ledger table.");
+      out.println("Run it again: the records in " + env.location() + " survive, and the scenarios replay"
+          + " (forms render new one-time tokens, so scenario 8 runs again).");
+      return results;
+    }
+  }
 }

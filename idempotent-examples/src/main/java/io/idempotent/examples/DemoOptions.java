@@ -1,0 +1,81 @@
+package io.idempotent.examples;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * What the demo was asked to do, from command-line flags or the same settings as system properties
+ * (handy with {@code mvn exec:java}). Immutable.
+ *
+ * @param fresh forget the demo's records and rows from earlier runs first
+ * @param help print the usage and stop
+ * @param store {@code h2} (the embedded default) or {@code postgres}
+ * @param today the day the settlement scenario treats as today
+ * @param jdbiSettings settings for the JDBI store ({@code url}, {@code user}, {@code password}, ...)
+ */
+public record DemoOptions(boolean fresh, boolean help, String store, LocalDate today, Map<String, String> jdbiSettings) {
+
+  /** The PostgreSQL database the project's tests use. */
+  public static final String DEFAULT_POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/idempotent_test";
+
+  public static final String USAGE = String.join("\n",
+      "Usage: Demo [--fresh] [--postgres] [--help]",
+      "  --fresh     forget the demo's records from earlier runs (-Ddemo.fresh=true)",
+      "  --postgres  use PostgreSQL instead of the embedded H2 file (-Ddemo.store=postgres);",
+      "              -Ddemo.postgres.url=... (default " + DEFAULT_POSTGRES_URL + "),",
+      "              -Ddemo.postgres.user=... and -Ddemo.postgres.password=... (default idempotent)",
+      "  -Didempotent.jdbi.url=...  any other database or H2 file, as the library reads it",
+      "  -Ddemo.today=2025-06-02    the day the settlement job settles (with the day before)");
+
+  public DemoOptions {
+    jdbiSettings = Map.copyOf(jdbiSettings);
+  }
+
+  /**
+   * Reads flags from {@code args} and settings from {@code properties}; flags win.
+   *
+   * @throws IllegalArgumentException for an unknown flag or a bad value
+   */
+  public static DemoOptions parse(List<String> args, Properties properties) {
+    boolean fresh = Boolean.parseBoolean(properties.getProperty("demo.fresh", "false"));
+    String store = properties.getProperty("demo.store", "h2").trim().toLowerCase(Locale.ROOT);
+    boolean help = false;
+    for (String arg : args) {
+      switch (arg) {
+        case "--fresh" -> fresh = true;
+        case "--postgres" -> store = "postgres";
+        case "--h2" -> store = "h2";
+        case "--help", "-h" -> help = true;
+        default -> throw new IllegalArgumentException("Unknown option: " + arg);
+      }
+    }
+    if (!store.equals("h2") && !store.equals("postgres")) {
+      throw new IllegalArgumentException("demo.store is '" + store + "'; expected h2 or postgres");
+    }
+    Map<String, String> settings = new HashMap<>();
+    // the library's own properties apply as they would in an application (idempotent.jdbi.url, ...)
+    for (String name : properties.stringPropertyNames()) {
+      if (name.startsWith("idempotent.jdbi.")) {
+        settings.put(name.substring("idempotent.jdbi.".length()), properties.getProperty(name));
+      }
+    }
+    if (store.equals("postgres")) {
+      settings.put("url", properties.getProperty("demo.postgres.url", DEFAULT_POSTGRES_URL));
+      settings.put("user", properties.getProperty("demo.postgres.user", "idempotent"));
+      settings.put("password", properties.getProperty("demo.postgres.password", "idempotent"));
+    }
+    LocalDate today;
+    try {
+      String day = properties.getProperty("demo.today");
+      today = day == null || day.isBlank() ? LocalDate.now() : LocalDate.parse(day.trim());
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("demo.today is not a date such as 2025-06-02", e);
+    }
+    return new DemoOptions(fresh, help, store, today, settings);
+  }
+}

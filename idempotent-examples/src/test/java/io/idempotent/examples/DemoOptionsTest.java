@@ -1,0 +1,58 @@
+package io.idempotent.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class DemoOptionsTest {
+
+  @Test
+  void parse_nothing_isTheEmbeddedDefaultKeepingEarlierRecords() {
+    DemoOptions o = DemoOptions.parse(List.of(), new Properties());
+    assertThat(o.store()).isEqualTo("h2");
+    assertThat(o.fresh()).isFalse();
+    assertThat(o.jdbiSettings()).isEmpty(); // no url: the JDBI provider's H2 file in ~/.idempotent
+    assertThat(o.today()).isEqualTo(LocalDate.now());
+  }
+
+  @Test
+  void parse_postgresFlag_pointsAtTheTestDatabaseUnlessPropertiesSayOtherwise() {
+    DemoOptions o = DemoOptions.parse(List.of("--postgres", "--fresh"), new Properties());
+    assertThat(o.fresh()).isTrue();
+    assertThat(o.jdbiSettings()).containsEntry("url", DemoOptions.DEFAULT_POSTGRES_URL)
+        .containsEntry("user", "idempotent").containsEntry("password", "idempotent");
+
+    Properties p = new Properties();
+    p.setProperty("demo.store", "postgres");
+    p.setProperty("demo.postgres.url", "jdbc:postgresql://db:5432/shop");
+    p.setProperty("demo.fresh", "true");
+    DemoOptions fromProperties = DemoOptions.parse(List.of(), p);
+    assertThat(fromProperties.fresh()).isTrue();
+    assertThat(fromProperties.jdbiSettings()).containsEntry("url", "jdbc:postgresql://db:5432/shop");
+  }
+
+  @Test
+  void parse_libraryProperties_reachTheStore() {
+    Properties p = new Properties();
+    p.setProperty("idempotent.jdbi.url", "jdbc:h2:file:/tmp/shop");
+    p.setProperty("idempotent.jdbi.pool-size", "3");
+    p.setProperty("demo.today", "2025-06-02");
+    DemoOptions o = DemoOptions.parse(List.of(), p);
+    assertThat(o.jdbiSettings()).containsEntry("url", "jdbc:h2:file:/tmp/shop").containsEntry("pool-size", "3");
+    assertThat(o.today()).isEqualTo(LocalDate.of(2025, 6, 2));
+  }
+
+  @Test
+  void parse_unknownFlagOrStore_isRefused() {
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--mysql"), new Properties()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--mysql");
+    Properties p = new Properties();
+    p.setProperty("demo.store", "oracle");
+    assertThatThrownBy(() -> DemoOptions.parse(List.of(), p))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("oracle");
+  }
+}
