@@ -15,6 +15,9 @@ import java.util.concurrent.locks.LockSupport;
 final class LeaseRenewer {
 
   private static final long MAX_IDLE_NANOS = 1_000_000_000L;
+  private static final long IDLE_EXIT_NANOS = 5_000_000_000L;
+
+  private final long idleExitNanos;
 
   private final IdempotencyEngine engine;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
@@ -22,7 +25,17 @@ final class LeaseRenewer {
   private volatile long nextWake = Long.MAX_VALUE;
 
   LeaseRenewer(IdempotencyEngine engine) {
+    this(engine, IDLE_EXIT_NANOS);
+  }
+
+  LeaseRenewer(IdempotencyEngine engine, long idleExitNanos) {
     this.engine = engine;
+    this.idleExitNanos = idleExitNanos;
+  }
+
+  /** The renewal thread, or null while none runs. */
+  Thread thread() {
+    return thread;
   }
 
   Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
@@ -49,8 +62,18 @@ final class LeaseRenewer {
   }
 
   private void loop() {
+    long idleSince = 0;
     while (true) {
       long now = System.nanoTime();
+      if (active.isEmpty()) {
+        if (idleSince == 0) {
+          idleSince = now;
+        } else if (now - idleSince > idleExitNanos && exitIfIdle()) {
+          return; // nothing to renew for a while: let the JVM's thread go; register() starts a new one
+        }
+      } else {
+        idleSince = 0;
+      }
       long wake = now + MAX_IDLE_NANOS;
       for (Renewal r : active) {
         if (r.due - now <= 0) {
@@ -65,10 +88,20 @@ final class LeaseRenewer {
       if (sleep > 0) {
         LockSupport.parkNanos(this, sleep);
       }
-      if (Thread.interrupted()) {
-        // daemon thread: interruption is not a shutdown signal here, keep serving
-      }
+      Thread.interrupted(); // not a shutdown signal for this daemon thread: keep serving
     }
+  }
+
+  /**
+   * Ends the thread if no renewal was registered meanwhile. {@link #register} adds its renewal before
+   * it reads {@link #thread}, so either this check sees the renewal or register sees no thread.
+   */
+  private synchronized boolean exitIfIdle() {
+    if (!active.isEmpty()) {
+      return false;
+    }
+    thread = null;
+    return true;
   }
 
   private void renew(Renewal r, long now) {
