@@ -29,9 +29,9 @@ import java.util.function.LongSupplier;
  * except for keys whose completed outcome is already near: those are still replayed, since replaying a
  * committed outcome needs no decision. Failures of the near store are logged and ignored.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. {@link #close()} closes both stores (those that are {@link AutoCloseable}).
  */
-public final class LayeredIdempotencyStore implements IdempotencyStore {
+public final class LayeredIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger("io.idempotent.layered");
 
@@ -60,6 +60,38 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     this.near = Objects.requireNonNull(near, "near");
     this.far = Objects.requireNonNull(far, "far");
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+  }
+
+  /** The store in front (a cache of committed outcomes). */
+  public IdempotencyStore near() {
+    return near;
+  }
+
+  /** The store of record, which decides every claim. */
+  public IdempotencyStore far() {
+    return far;
+  }
+
+  /** Closes the near and the far store, where they are {@link AutoCloseable}. */
+  @Override
+  public void close() throws Exception {
+    Exception failure = null;
+    for (IdempotencyStore part : new IdempotencyStore[] {near, far}) {
+      if (part instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   @Override

@@ -73,7 +73,7 @@ class ExpiresInTest {
     db.storeBuilder().build(); // the schema, once
     CountingDataSource counting = new CountingDataSource(db.pool());
     JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(Jdbi.create(counting.dataSource))
-        .dialect(SqlDialect.fromProductName(db.name).orElseThrow())
+        .dialect(db.dialect())
         .build();
     String key = "expires-" + UUID.randomUUID();
     store.claim(key, "fp", "owner", LEASE);
