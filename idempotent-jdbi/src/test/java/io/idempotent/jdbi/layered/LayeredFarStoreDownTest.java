@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
@@ -86,12 +87,13 @@ class LayeredFarStoreDownTest {
   }
 
   /**
-   * The outcome of a call that was running when the database went down cannot be written to the table,
-   * so it is not copied near either: a retry is not answered from memory but fails closed.
+   * A duplicate of a call running in this JVM is refused from memory while the database is down; but the
+   * running call's outcome cannot be written to the table, so it is not copied near either: a retry after
+   * it is not answered from memory, it fails closed.
    */
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#h2AndPostgres")
-  void callRunningWhenTheDatabaseGoesDown_returnsItsResult_butARetryFailsClosed(TestDatabase db) throws Exception {
+  void callRunningWhenTheDatabaseGoesDown_duplicateRefusedInMemory_butARetryAfterItFailsClosed(TestDatabase db) throws Exception {
     HikariDataSource pool = ownPool(db);
     String key = "running-" + UUID.randomUUID();
     CountDownLatch running = new CountDownLatch(1);
@@ -105,6 +107,8 @@ class LayeredFarStoreDownTest {
         }));
     assertThat(running.await(1, TimeUnit.MINUTES)).isTrue();
     pool.close();
+    // a duplicate of the running call is still answered from memory
+    assertThatThrownBy(() -> call(key, 1)).isInstanceOf(IdempotencyInProgressException.class);
     finish.countDown();
 
     assertThat(first.get(1, TimeUnit.MINUTES)).isEqualTo("ran while the database went down");
