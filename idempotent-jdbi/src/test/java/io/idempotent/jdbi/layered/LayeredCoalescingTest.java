@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Duplicates of a call running in this JVM wait on it in memory: with Caffeine in front of PostgreSQL,
- * 16 threads send the same key, one runs, the others wait without a statement reaching the database and
- * get its result.
+ * 16 threads send the same key, one runs, the others wait — no statement reaches the database, and no
+ * lookup is repeated, while they do — and all get its result.
  */
 class LayeredCoalescingTest {
 
@@ -40,6 +40,7 @@ class LayeredCoalescingTest {
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private ExecutorService pool;
   private CountingDataSource counting;
+  private CountingNearStore near;
   private Idempotency idempotency;
 
   @BeforeEach
@@ -50,8 +51,9 @@ class LayeredCoalescingTest {
     counting = new CountingDataSource(db.pool());
     JdbiIdempotencyStore far = JdbiIdempotencyStore.builder(Jdbi.create(counting.dataSource))
         .dialect(db.dialect()).build();
+    near = new CountingNearStore(CaffeineIdempotencyStore.builder().build());
     idempotency = Idempotency.create(IdempotencyConfig.builder()
-        .store(new LayeredIdempotencyStore(CaffeineIdempotencyStore.builder().build(), far))
+        .store(new LayeredIdempotencyStore(near, far))
         .defaultLease(Duration.ofMinutes(5)) // no lease renewal statement during the test
         .defaultWaitTimeout(Duration.ofMinutes(2))
         .build());
@@ -90,7 +92,9 @@ class LayeredCoalescingTest {
     }
 
     awaitWaiting(threads.subList(1, THREADS));
+    int lookupsBefore = near.lookups.get();
     Thread.sleep(500); // a window in which polling would show
+    assertThat(near.lookups.get()).as("lookups by 15 waiting duplicates (polling)").isEqualTo(lookupsBefore);
     assertThat(counting.reset()).as("statements from 15 duplicates claiming and waiting").isZero();
 
     finish.countDown();
@@ -103,7 +107,7 @@ class LayeredCoalescingTest {
   }
 
   @Test
-  void duplicateWithThrow_isRefusedInMemory_withoutAStatement() throws Exception {
+  void duplicates_followTheirOnInProgress_throwSkipAndWaitTimeout_inMemory() throws Exception {
     String key = "refused-" + UUID.randomUUID();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
@@ -117,7 +121,12 @@ class LayeredCoalescingTest {
     try {
       assertThatThrownBy(() -> idempotency.call("burst", String.class).key(key).run(() -> "second"))
           .isInstanceOf(IdempotencyInProgressException.class);
-      assertThat(counting.reset()).as("statements for the refused duplicate").isZero();
+      assertThat(idempotency.call("burst", String.class).key(key).onInProgress(OnInProgress.SKIP)
+          .execute(() -> "second").value()).isNull();
+      assertThatThrownBy(() -> idempotency.call("burst", String.class).key(key).onInProgress(OnInProgress.WAIT)
+          .waitTimeout(Duration.ofMillis(300)).run(() -> "second"))
+          .as("a wait that times out").isInstanceOf(IdempotencyInProgressException.class);
+      assertThat(counting.reset()).as("statements for the three duplicates").isZero();
     } finally {
       finish.countDown();
     }
