@@ -47,9 +47,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 10, time = 1)
+@Fork(2)
 @State(Scope.Benchmark)
 public class LayeredReplayBenchmark {
 
@@ -106,7 +106,7 @@ public class LayeredReplayBenchmark {
         });
   }
 
-  /** Runs the benchmark with JMH command-line options (e.g. {@code -f 1 -wi 3 -i 5 -w 1s -r 1s}) and prints the ratios. */
+  /** Runs the benchmark with JMH command-line options (e.g. {@code -f 2 -wi 5 -i 10 -w 1s -r 1s}) and prints the ratios. */
   public static void main(String[] args) throws Exception {
     Options options = new OptionsBuilder()
         .parent(new CommandLineOptions(args))
