@@ -42,7 +42,10 @@ public final class Idempotency {
     return new Idempotency(GlobalEngine.get());
   }
 
-  /** Forgets the installed configuration, so the next call configures from the environment again. */
+  /**
+   * Forgets the installed configuration, so the next call configures from the environment again.
+   * Stores that were built from properties are closed; stores passed to {@link #install} are not.
+   */
   public static void uninstall() {
     GlobalEngine.reset();
   }

@@ -6,6 +6,8 @@ import io.idempotent.IdempotencyConfig;
 public final class GlobalEngine {
 
   private static volatile IdempotencyEngine engine;
+  /** Whether {@link #engine}'s stores were built here from properties, and so are ours to close. */
+  private static boolean ownsStores;
 
   private GlobalEngine() {}
 
@@ -17,6 +19,7 @@ public final class GlobalEngine {
         if (e == null) {
           e = new IdempotencyEngine(EnvironmentConfiguration.load());
           engine = e;
+          ownsStores = true;
         }
       }
     }
@@ -25,11 +28,28 @@ public final class GlobalEngine {
 
   public static synchronized IdempotencyEngine install(IdempotencyConfig config) {
     IdempotencyEngine e = new IdempotencyEngine(config);
+    closeOwnedStores();
     engine = e;
     return e;
   }
 
   public static synchronized void reset() {
+    closeOwnedStores();
     engine = null;
+  }
+
+  /** Closes the stores built from properties; stores the application passed in stay open. */
+  private static void closeOwnedStores() {
+    IdempotencyEngine old = engine;
+    if (old != null && ownsStores) {
+      for (var store : old.config().stores().values()) {
+        try {
+          store.close();
+        } catch (RuntimeException ex) {
+          IdempotencyEngine.LOG.log(System.Logger.Level.WARNING, "Could not close an idempotency store", ex);
+        }
+      }
+    }
+    ownsStores = false;
   }
 }

@@ -116,7 +116,11 @@ public final class IdempotencyEngine {
         case SKIP -> {
           emit(Type.SKIPPED, plan, storedKey, null);
           LAST.set(CallOutcome.SKIPPED);
-          return plan.shape == CallPlan.ResultShape.OPTIONAL ? Optional.empty() : null;
+          return switch (plan.shape) {
+            case OPTIONAL -> Optional.empty();
+            case STAGE -> CompletableFuture.completedFuture(null);
+            default -> null;
+          };
         }
         case WAIT -> {
           if (waitDeadline == Long.MIN_VALUE) {

@@ -14,9 +14,12 @@ import java.util.Optional;
  * {@link RecordState#COMPLETED} with an unexpired TTL. An expired record is treated as absent by every
  * method, even before {@link #purgeExpired(int)} removes it.
  *
+ * <p>Owner tokens are unique per call: the engine never reuses one for another call, so a store may
+ * tell "my claim" from "someone else's" by comparing tokens.
+ *
  * <p>Implementations must be thread-safe.
  */
-public interface IdempotencyStore {
+public interface IdempotencyStore extends AutoCloseable {
 
   /**
    * Atomically claims {@code key} for {@code owner}: inserts an IN_PROGRESS record with the given
@@ -32,7 +35,9 @@ public interface IdempotencyStore {
    * Marks the record COMPLETED with {@code outcome}, kept for {@code ttl}, if and only if {@code owner}
    * still holds the claim (fencing).
    *
-   * @return false if the claim was lost (taken over or expired); nothing was changed then
+   * @return false if this owner no longer holds the claim (another owner took it over, or the record
+   *     is gone); nothing was changed then. An owner whose lease ran out but whom nobody replaced still
+   *     holds the claim: its completion is kept, which saves a second execution.
    */
   boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl);
 
@@ -40,14 +45,14 @@ public interface IdempotencyStore {
    * Deletes the IN_PROGRESS record if and only if {@code owner} still holds it, so the key may be
    * claimed again.
    *
-   * @return false if the claim was lost; nothing was changed then
+   * @return false if this owner no longer holds the claim; nothing was changed then
    */
   boolean release(String key, String owner);
 
   /**
    * Extends the lease of an IN_PROGRESS record held by {@code owner} to {@code lease} from now.
    *
-   * @return false if the claim was lost; nothing was changed then
+   * @return false if this owner no longer holds the claim; nothing was changed then
    */
   boolean renew(String key, String owner, Duration lease);
 
@@ -78,6 +83,13 @@ public interface IdempotencyStore {
   default java.util.concurrent.CompletionStage<?> changeSignal(String key) {
     return null;
   }
+
+  /**
+   * Releases what the store opened itself (a connection pool, a scheduler); never what it was given.
+   * Stores built from properties are closed by {@link io.idempotent.Idempotency#uninstall()}.
+   */
+  @Override
+  default void close() {}
 
   /** The longest key this store accepts; the engine hashes longer keys deterministically to fit. */
   default int maxKeyLength() {

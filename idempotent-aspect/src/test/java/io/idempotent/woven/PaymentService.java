@@ -143,6 +143,12 @@ public class PaymentService {
     return "done " + key;
   }
 
+  @Idempotent(key = "#key", onInProgress = OnInProgress.SKIP, payload = "#key")
+  public CompletionStage<String> asyncJob(String key, CompletableFuture<String> gate) {
+    ran(key);
+    return gate;
+  }
+
   /** Public entry that reaches a private idempotent method through a self-call. */
   public String placeOrder(String orderId) {
     return reserveStock(orderId) + "+" + reserveStock(orderId);

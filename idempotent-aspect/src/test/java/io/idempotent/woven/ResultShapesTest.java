@@ -117,6 +117,18 @@ class ResultShapesTest {
   }
 
   @Test
+  void completionStage_skippedWhileInProgress_isACompletedStageOfNull() throws Exception {
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    CompletionStage<String> first = service.asyncJob("job", gate);
+    CompletionStage<String> skipped = service.asyncJob("job", gate);
+    assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.SKIPPED);
+    assertThat(skipped.toCompletableFuture().get(1, TimeUnit.SECONDS)).isNull();
+    gate.complete("done");
+    assertThat(first.toCompletableFuture().get(5, TimeUnit.SECONDS)).isEqualTo("done");
+    assertThat(service.runs("job")).isEqualTo(1);
+  }
+
+  @Test
   void optionalSkip_isEmptyOnlyWhileInProgress() {
     assertThat(service.report("d")).isEqualTo(Optional.of("report d"));
     assertThat(service.report("d")).isEqualTo(Optional.of("report d"));

@@ -1,0 +1,86 @@
+package io.idempotent.redis;
+
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.IdempotencyStoreProvider;
+import io.idempotent.spi.StoreSettings;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Provides the Redis store as {@code redis}, on a connection pool built from properties under
+ * {@code idempotent.redis.}:
+ *
+ * <table>
+ *   <caption>settings</caption>
+ *   <tr><td>{@code host}</td><td>default {@code 127.0.0.1}</td></tr>
+ *   <tr><td>{@code port}</td><td>default 6379</td></tr>
+ *   <tr><td>{@code user}, {@code password}</td><td>credentials (ACL user, password); default none</td></tr>
+ *   <tr><td>{@code database}</td><td>logical database index; default 0</td></tr>
+ *   <tr><td>{@code prefix}</td><td>namespace of the keys; default {@code idempotent:}</td></tr>
+ *   <tr><td>{@code timeout}</td><td>connect and read timeout, ISO-8601; default {@code PT2S}</td></tr>
+ *   <tr><td>{@code ssl}</td><td>{@code true} to connect with TLS; default false</td></tr>
+ *   <tr><td>{@code pool-size}</td><td>most connections; default 16</td></tr>
+ *   <tr><td>{@code max-key-length}</td><td>longest key kept unhashed; default 1024</td></tr>
+ * </table>
+ *
+ * The store pings Redis once when it is created, so a wrong address fails at start-up with a message
+ * naming it. Priority 50: above the in-memory store, below the table store. Thread-safe.
+ */
+public final class RedisStoreProvider implements IdempotencyStoreProvider {
+
+  @Override
+  public String name() {
+    return "redis";
+  }
+
+  @Override
+  public int priority() {
+    return 50;
+  }
+
+  @Override
+  public IdempotencyStore create(StoreSettings settings) {
+    String host = settings.get("host", "127.0.0.1");
+    int port = settings.getInt("port", 6379);
+    RedisIdempotencyStore store;
+    try {
+      RedisIdempotencyStore.Builder b = RedisIdempotencyStore.builder()
+          .host(host)
+          .port(port)
+          .database(settings.getInt("database", 0))
+          .timeout(settings.getDuration("timeout", Duration.ofSeconds(2)))
+          .ssl(bool(settings, "ssl"))
+          .poolSize(settings.getInt("pool-size", RedisIdempotencyStore.DEFAULT_POOL_SIZE))
+          .maxKeyLength(settings.getInt("max-key-length", RedisIdempotencyStore.DEFAULT_MAX_KEY_LENGTH));
+      settings.get("user").ifPresent(b::user);
+      settings.get("password").ifPresent(b::password);
+      // get() trims; an explicitly empty prefix is allowed only through the builder
+      settings.get("prefix").ifPresent(b::prefix);
+      store = b.build();
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException("Invalid idempotent.redis settings: " + e.getMessage(), e);
+    }
+    try {
+      store.ping();
+    } catch (RuntimeException e) {
+      store.close();
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new IdempotencyConfigurationException("Cannot connect the redis idempotency store to " + host + ":"
+          + port + " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")", e);
+    }
+    return store;
+  }
+
+  private static boolean bool(StoreSettings settings, String key) {
+    Optional<String> v = settings.get(key);
+    if (v.isEmpty()) {
+      return false;
+    }
+    if (v.get().equalsIgnoreCase("true") || v.get().equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(v.get());
+    }
+    throw new IdempotencyConfigurationException(
+        "Property idempotent.redis." + key + " is '" + v.get() + "'; expected true or false");
+  }
+}

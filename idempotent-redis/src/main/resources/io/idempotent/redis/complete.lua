@@ -1,0 +1,13 @@
+-- Completes KEYS[1] if ARGV[1] holds its IN_PROGRESS claim (fencing), keeping it ARGV[2] milliseconds.
+-- ARGV[3..] are the outcome's field/value pairs (kind, json, failure_type, failure_message as present).
+-- DEL comes first: after it Redis lets the script finish even when out of memory, so a call that ran
+-- can still record its outcome. Returns 1, or 0 when the claim was lost and nothing was changed.
+local key = KEYS[1]
+local f = redis.call('HMGET', key, 'state', 'owner', 'fingerprint')
+if f[1] ~= 'IN_PROGRESS' or f[2] ~= ARGV[1] then
+  return 0
+end
+redis.call('DEL', key)
+redis.call('HSET', key, 'state', 'COMPLETED', 'fingerprint', f[3], unpack(ARGV, 3))
+redis.call('PEXPIRE', key, ARGV[2])
+return 1

@@ -1,0 +1,72 @@
+package io.idempotent.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.CallResult;
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.testkit.IdempotencyStoreContract;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Redis as the near layer in front of the SQL table (H2 here): the composition passes the contract,
+ * and a replay served from Redis does not reach the table.
+ */
+class LayeredRedisNearTest extends IdempotencyStoreContract {
+
+  private final String prefix = TestRedis.uniquePrefix("layered");
+  private RedisIdempotencyStore near;
+  private final AtomicInteger tableStatements = new AtomicInteger();
+
+  @Override
+  protected IdempotencyStore createStore() {
+    TestRedis.requireReachable();
+    near = TestRedis.store(prefix);
+    Jdbi jdbi = Jdbi.create("jdbc:h2:mem:layered-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+    jdbi.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
+      @Override
+      public void logAfterExecution(org.jdbi.v3.core.statement.StatementContext context) {
+        tableStatements.incrementAndGet();
+      }
+    });
+    JdbiIdempotencyStore far = JdbiIdempotencyStore.builder(jdbi).createSchema(true).build();
+    return new LayeredIdempotencyStore(near, far);
+  }
+
+  @Override
+  protected void closeStore(IdempotencyStore store) {
+    if (near != null) {
+      near.close();
+      TestRedis.deleteAll(prefix);
+    }
+  }
+
+  @Override
+  protected void advancePast(Duration d) throws InterruptedException {
+    Thread.sleep(d.toMillis() + 50);
+  }
+
+  @Test
+  void replay_servedFromRedis_doesNotReachTheTable() {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    AtomicInteger runs = new AtomicInteger();
+    CallResult<String> first = idempotency.call("orders", String.class).key("o-1").payload("o-1")
+        .execute(() -> "receipt-" + runs.incrementAndGet());
+    int statementsAfterFirstCall = tableStatements.get();
+    for (int i = 0; i < 20; i++) {
+      CallResult<String> again = idempotency.call("orders", String.class).key("o-1").payload("o-1")
+          .execute(() -> "receipt-" + runs.incrementAndGet());
+      assertThat(again.replayed()).isTrue();
+      assertThat(again.value()).isEqualTo(first.value());
+    }
+    assertThat(tableStatements.get()).isEqualTo(statementsAfterFirstCall);
+    assertThat(runs).hasValue(1);
+  }
+}

@@ -1,0 +1,94 @@
+package io.idempotent.redis;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The Redis server the tests run on: {@code 127.0.0.1:6379} unless the system properties
+ * {@code idempotent.test.redis.host/port} say otherwise, database {@value #DATABASE}, and a key prefix of
+ * its own per test class, so tests never touch other data. An unreachable server skips the tests, or
+ * fails them when {@code idempotent.requireServers=true} (as CI runs them).
+ */
+final class TestRedis {
+
+  /** The database index the tests use; nothing else is expected there. */
+  static final int DATABASE = 15;
+
+  static final String HOST = System.getProperty("idempotent.test.redis.host", "127.0.0.1");
+  static final int PORT = Integer.getInteger("idempotent.test.redis.port", 6379);
+
+  private TestRedis() {}
+
+  static String address() {
+    return HOST + ":" + PORT;
+  }
+
+  /** Why Redis cannot be used, or "" when it answered; probed once per test run. */
+  private static volatile String unreachable;
+
+  /**
+   * Skips the calling test when Redis is unreachable, or fails it when servers are required. Call it
+   * before each test (not in {@code @BeforeAll}), so that every skipped test is reported with the reason.
+   */
+  static void requireReachable() {
+    String why = unreachable;
+    if (why == null) {
+      try (JedisPooled probe = client()) {
+        probe.ping();
+        why = "";
+      } catch (RuntimeException e) {
+        why = "Redis is not reachable at " + address() + " (" + e.getMessage() + ")."
+            + " Run .ci/start-redis.sh, or point idempotent.test.redis.host/port elsewhere.";
+        System.err.println("[idempotent-redis tests] " + why);
+      }
+      unreachable = why;
+    }
+    if (!why.isEmpty()) {
+      if (Boolean.getBoolean("idempotent.requireServers")) {
+        fail(why + " Servers are required (idempotent.requireServers=true).");
+      }
+      Assumptions.abort("Skipped: " + why);
+    }
+  }
+
+  /** A new client on the test database; the caller closes it. */
+  static JedisPooled client() {
+    return new JedisPooled(new HostAndPort(HOST, PORT),
+        DefaultJedisClientConfig.builder().database(DATABASE).timeoutMillis(5_000).build());
+  }
+
+  /** A prefix no other test run uses. */
+  static String uniquePrefix(String what) {
+    return "idempotent-test:" + what + ":" + UUID.randomUUID().toString().substring(0, 8) + ":";
+  }
+
+  /** A store with its own pool on the test database under {@code prefix}. */
+  static RedisIdempotencyStore store(String prefix) {
+    return RedisIdempotencyStore.builder().host(HOST).port(PORT).database(DATABASE).prefix(prefix).build();
+  }
+
+  /** Deletes every key under {@code prefix} (a test's own, free of glob characters). */
+  static void deleteAll(String prefix) {
+    // binary keys: hashed keys and lone surrogates are not valid UTF-8
+    try (JedisPooled redis = client()) {
+      ScanParams match = new ScanParams().match((prefix + "*").getBytes(StandardCharsets.UTF_8)).count(1000);
+      byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
+      do {
+        ScanResult<byte[]> page = redis.scan(cursor, match);
+        if (!page.getResult().isEmpty()) {
+          redis.del(page.getResult().toArray(byte[][]::new));
+        }
+        cursor = page.getCursorAsBytes();
+      } while (!Arrays.equals(cursor, ScanParams.SCAN_POINTER_START_BINARY));
+    }
+  }
+}
