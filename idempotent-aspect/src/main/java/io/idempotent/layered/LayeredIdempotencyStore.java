@@ -29,9 +29,9 @@ import java.util.function.LongSupplier;
  * except for keys whose completed outcome is already near: those are still replayed, since replaying a
  * committed outcome needs no decision. Failures of the near store are logged and ignored.
  *
- * <p>Thread-safe. {@link #close()} closes both stores (those that are {@link AutoCloseable}).
+ * <p>Thread-safe. {@link #close()} closes both stores.
  */
-public final class LayeredIdempotencyStore implements IdempotencyStore, AutoCloseable {
+public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   private static final System.Logger LOG = System.getLogger("io.idempotent.layered");
 
@@ -72,25 +72,13 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, AutoClos
     return far;
   }
 
-  /** Closes the near and the far store, where they are {@link AutoCloseable}. */
+  /** Closes the near and the far store (each closes only what it opened itself). */
   @Override
-  public void close() throws Exception {
-    Exception failure = null;
-    for (IdempotencyStore part : new IdempotencyStore[] {near, far}) {
-      if (part instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          if (failure == null) {
-            failure = e;
-          } else {
-            failure.addSuppressed(e);
-          }
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
+  public void close() {
+    try {
+      near.close();
+    } finally {
+      far.close();
     }
   }
 
