@@ -29,7 +29,7 @@ import java.util.function.LongSupplier;
  * except for keys whose completed outcome is already near: those are still replayed, since replaying a
  * committed outcome needs no decision. Failures of the near store are logged and ignored.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. {@link #close()} closes both stores.
  */
 public final class LayeredIdempotencyStore implements IdempotencyStore {
 
@@ -60,6 +60,26 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     this.near = Objects.requireNonNull(near, "near");
     this.far = Objects.requireNonNull(far, "far");
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+  }
+
+  /** The store in front (a cache of committed outcomes). */
+  public IdempotencyStore near() {
+    return near;
+  }
+
+  /** The store of record, which decides every claim. */
+  public IdempotencyStore far() {
+    return far;
+  }
+
+  /** Closes the near and the far store (each closes only what it opened itself). */
+  @Override
+  public void close() {
+    try {
+      near.close();
+    } finally {
+      far.close();
+    }
   }
 
   @Override

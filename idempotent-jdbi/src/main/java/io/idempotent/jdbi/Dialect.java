@@ -28,6 +28,8 @@ abstract class Dialect {
   record ClaimRequest(String storedKey, String key, String fingerprint, String owner, long leaseMicros) {}
 
   final TableName table;
+  /** The columns of {@link StoredRow}, including the remaining lifetime computed in the same statement. */
+  final String rowColumns;
   private final String completeSql;
   private final String releaseSql;
   private final String renewSql;
@@ -36,6 +38,7 @@ abstract class Dialect {
   Dialect(TableName table) {
     this.table = table;
     String t = table.qualified();
+    this.rowColumns = StoredRow.COLUMNS + ", " + remainingMicros() + " AS " + StoredRow.EXPIRES_IN;
     String fenced = " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner";
     this.completeSql = "UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
         + deadline("ttl") + ", completed_at = " + now() + ", outcome_kind = :kind, result_json = :json,"
@@ -43,7 +46,7 @@ abstract class Dialect {
     this.releaseSql = "DELETE FROM " + t + fenced;
     this.renewSql = "UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
         + deadline("lease") + fenced;
-    this.findSql = "SELECT " + StoredRow.COLUMNS + " FROM " + t
+    this.findSql = "SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now();
   }
 
@@ -52,6 +55,12 @@ abstract class Dialect {
 
   /** The database's current time plus the microseconds bound to {@code :param}. */
   abstract String deadline(String param);
+
+  /**
+   * The whole microseconds from the database's current time to the row's {@code expires_at}, as a
+   * 64-bit integer; evaluated in the statement that reads the row, so it costs no round trip.
+   */
+  abstract String remainingMicros();
 
   /**
    * Claims atomically (one statement where the database allows it).

@@ -29,7 +29,7 @@ final class H2Dialect extends Dialect {
         + " lease_until, expires_at, created_at)"
         + " VALUES (s.k, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
         + deadline("lease") + ", " + now() + ")";
-    readSql = "SELECT " + StoredRow.COLUMNS + " FROM " + t
+    readSql = "SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now();
     purgeSql = "DELETE FROM " + t + " WHERE expires_at < " + now() + " FETCH FIRST :max ROWS ONLY";
   }
@@ -42,6 +42,11 @@ final class H2Dialect extends Dialect {
   @Override
   String deadline(String param) {
     return "DATEADD(MICROSECOND, :" + param + ", CURRENT_TIMESTAMP)";
+  }
+
+  @Override
+  String remainingMicros() {
+    return "DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)";
   }
 
   @Override

@@ -194,6 +194,30 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return independent(h -> dialect.purgeExpired(h, maxRecords));
   }
 
+  /**
+   * In {@link TransactionMode#JOINED} mode, when the calling thread has a transaction open on this
+   * store's {@code Jdbi} (the one {@link #complete} joined), runs {@code action} after that transaction
+   * commits and never if it rolls back; otherwise, and always in {@link TransactionMode#INDEPENDENT}
+   * mode, where every write has committed by the time it returns, runs it now.
+   */
+  @Override
+  public void afterCommit(Runnable action) {
+    if (mode == TransactionMode.JOINED) {
+      // the same handle lookup as complete(): withHandle reuses the handle bound to this thread
+      boolean deferred = jdbi.withHandle(h -> {
+        if (h.isInTransaction()) {
+          h.afterCommit(action);
+          return true;
+        }
+        return false;
+      });
+      if (deferred) {
+        return;
+      }
+    }
+    action.run();
+  }
+
   @Override
   public int maxKeyLength() {
     return MAX_KEY_LENGTH;

@@ -43,8 +43,8 @@ final class MySqlDialect extends Dialect {
         + " failure_type = IF(" + expired + ", NULL, failure_type),"
         + " failure_message = IF(" + expired + ", NULL, failure_message),"
         + " expires_at = IF(" + expired + ", " + deadline("lease") + ", expires_at)"
-        + (returning ? " RETURNING " + StoredRow.COLUMNS : "");
-    readSql = "SELECT " + StoredRow.COLUMNS + " FROM " + t
+        + (returning ? " RETURNING " + rowColumns : "");
+    readSql = "SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now();
     purgeSql = "DELETE FROM " + t + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max";
   }
@@ -57,6 +57,11 @@ final class MySqlDialect extends Dialect {
   @Override
   String deadline(String param) {
     return "(UTC_TIMESTAMP(6) + INTERVAL :" + param + " MICROSECOND)";
+  }
+
+  @Override
+  String remainingMicros() {
+    return "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at)";
   }
 
   @Override

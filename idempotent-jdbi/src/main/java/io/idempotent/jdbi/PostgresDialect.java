@@ -32,11 +32,11 @@ final class PostgresDialect extends Dialect {
         + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
         + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
         + " WHERE r.expires_at <= " + now()
-        + " RETURNING TRUE AS claimed, " + StoredRow.COLUMNS
+        + " RETURNING TRUE AS claimed, " + rowColumns
         + ")"
         + " SELECT * FROM claimed"
         + " UNION ALL"
-        + " SELECT FALSE AS claimed, " + StoredRow.COLUMNS + " FROM " + t
+        + " SELECT FALSE AS claimed, " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now()
         + " AND NOT EXISTS (SELECT 1 FROM claimed)";
     // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now
@@ -54,6 +54,12 @@ final class PostgresDialect extends Dialect {
   @Override
   String deadline(String param) {
     return "(statement_timestamp() + :" + param + " * INTERVAL '1 microsecond')";
+  }
+
+  @Override
+  String remainingMicros() {
+    // EPOCH of an interval is its length in seconds (days and months included), with microseconds
+    return "CAST(FLOOR(EXTRACT(EPOCH FROM (expires_at - statement_timestamp())) * 1000000) AS BIGINT)";
   }
 
   @Override

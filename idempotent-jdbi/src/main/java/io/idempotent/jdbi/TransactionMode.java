@@ -11,8 +11,9 @@ public enum TransactionMode {
    * The claim commits on its own (other instances must see it at once), but the completion record is
    * written inside the transaction that the calling thread has open on the same {@code Jdbi}, so the
    * method's own writes and the completion commit or roll back together. When that transaction rolls back,
-   * the claim is released so that a retry runs again. Without an open transaction on the thread this
-   * behaves as {@link #INDEPENDENT}.
+   * the claim is released so that a retry runs again; actions registered with
+   * {@link JdbiIdempotencyStore#afterCommit} (a cache in front of the table) run only after the commit.
+   * Without an open transaction on the thread this behaves as {@link #INDEPENDENT}.
    */
   JOINED
 }

@@ -17,17 +17,17 @@ import javax.sql.DataSource;
  * control (commit, rollback, auto-commit changes). Each is one network round trip on a server database.
  * What the pool itself does (validation of idle connections) happens below and is not counted.
  */
-final class CountingDataSource {
+public final class CountingDataSource {
 
   private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate",
       "executeLargeUpdate", "executeBatch", "executeLargeBatch");
   private static final Set<String> TRANSACTION = Set.of("commit", "rollback", "setAutoCommit", "setSavepoint",
       "releaseSavepoint", "setTransactionIsolation");
 
-  final AtomicInteger roundTrips = new AtomicInteger();
-  final DataSource dataSource;
+  public final AtomicInteger roundTrips = new AtomicInteger();
+  public final DataSource dataSource;
 
-  CountingDataSource(DataSource target) {
+  public CountingDataSource(DataSource target) {
     this.dataSource = proxy(DataSource.class, target, (m, result) -> {
       if (m.getName().equals("getConnection")) {
         return proxy(Connection.class, (Connection) result, this::connectionResult);
@@ -36,7 +36,8 @@ final class CountingDataSource {
     });
   }
 
-  int reset() {
+  /** The count so far, and starts again from zero. */
+  public int reset() {
     return roundTrips.getAndSet(0);
   }
 

@@ -7,7 +7,9 @@ import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -126,5 +128,43 @@ class JoinedTransactionModeTest {
 
     assertThat(orderExists(jdbi, order)).isFalse();
     assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_afterCommit_runsAfterTheCallersCommit_neverAfterARollback_andAtOnceOutsideATransaction(
+      TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    List<String> ran = new CopyOnWriteArrayList<>();
+
+    jdbi.useTransaction(h -> {
+      store.afterCommit(() -> ran.add("committed"));
+      assertThat(ran).as("not before the commit").isEmpty();
+    });
+    assertThat(ran).containsExactly("committed");
+
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      store.afterCommit(() -> ran.add("rolled back"));
+      throw new IllegalStateException("rollback");
+    })).hasMessage("rollback");
+    assertThat(ran).as("never after a rollback").containsExactly("committed");
+
+    store.afterCommit(() -> ran.add("no transaction"));
+    assertThat(ran).containsExactly("committed", "no transaction");
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void independent_afterCommit_runsAtOnce_evenInsideACallersTransaction(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().build();
+    List<String> ran = new CopyOnWriteArrayList<>();
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      store.afterCommit(() -> ran.add("written"));
+      assertThat(ran).as("the store's own writes have committed already").containsExactly("written");
+      throw new IllegalStateException("rollback");
+    })).hasMessage("rollback");
+    assertThat(ran).containsExactly("written");
   }
 }

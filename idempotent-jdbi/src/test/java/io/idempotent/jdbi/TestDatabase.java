@@ -18,38 +18,43 @@ import org.junit.jupiter.api.Assumptions;
  * when {@code idempotent.requireServers=true} (as CI runs them). Each database has one shared pool; tests
  * that need separate "instances" make pools of their own.
  */
-final class TestDatabase {
+public final class TestDatabase {
 
-  static final TestDatabase H2 = new TestDatabase("H2",
+  public static final TestDatabase H2 = new TestDatabase("H2",
       "jdbc:h2:file:./target/h2/idempotent-test;LOCK_TIMEOUT=10000", "sa", "", null);
-  static final TestDatabase POSTGRES = server("PostgreSQL", "postgres",
+  public static final TestDatabase POSTGRES = server("PostgreSQL", "postgres",
       "jdbc:postgresql://127.0.0.1:5432/idempotent_test");
-  static final TestDatabase MARIADB = server("MariaDB", "mariadb",
+  public static final TestDatabase MARIADB = server("MariaDB", "mariadb",
       "jdbc:mariadb://127.0.0.1:3306/idempotent_test");
 
   /** All databases, for parameterized tests: H2 always runs, a server only where reachable. */
-  static java.util.stream.Stream<TestDatabase> all() {
+  public static java.util.stream.Stream<TestDatabase> all() {
     return java.util.stream.Stream.of(H2, POSTGRES, MARIADB);
   }
 
   /** The servers shared by several application instances. */
-  static java.util.stream.Stream<TestDatabase> servers() {
+  public static java.util.stream.Stream<TestDatabase> servers() {
     return java.util.stream.Stream.of(POSTGRES, MARIADB);
+  }
+
+  /** The embedded database and PostgreSQL, for tests of what sits in front of the table store. */
+  public static java.util.stream.Stream<TestDatabase> h2AndPostgres() {
+    return java.util.stream.Stream.of(H2, POSTGRES);
   }
 
   private static final java.util.Set<TestDatabase> SCHEMA = ConcurrentHashMap.newKeySet();
 
   /** A store on the shared pool and default table, creating the schema on first use. */
-  JdbiIdempotencyStore.Builder storeBuilder() {
+  public JdbiIdempotencyStore.Builder storeBuilder() {
     return JdbiIdempotencyStore.builder(jdbi()).createSchema(SCHEMA.add(this));
   }
 
   private static final Map<TestDatabase, HikariDataSource> POOLS = new ConcurrentHashMap<>();
 
-  final String name;
-  final String url;
-  final String user;
-  final String password;
+  public final String name;
+  public final String url;
+  public final String user;
+  public final String password;
   private final String propertyPrefix;
 
   private TestDatabase(String name, String url, String user, String password, String propertyPrefix) {
@@ -67,7 +72,7 @@ final class TestDatabase {
   }
 
   /** Skips the calling test class when the server is unreachable, or fails it when servers are required. */
-  void requireReachable() {
+  public void requireReachable() {
     String problem = unreachable();
     if (problem.isEmpty()) {
       return;
@@ -98,19 +103,19 @@ final class TestDatabase {
   private String unreachable;
 
   /** The database's shared pool (20 connections), opened on first use. */
-  HikariDataSource pool() {
+  public HikariDataSource pool() {
     return POOLS.computeIfAbsent(this, d -> d.newPool(20, "shared"));
   }
 
   /** One Jdbi per database: joined mode needs the store and the application on the same Jdbi instance. */
-  Jdbi jdbi() {
+  public Jdbi jdbi() {
     return JDBIS.computeIfAbsent(this, d -> Jdbi.create(d.pool()));
   }
 
   private static final Map<TestDatabase, Jdbi> JDBIS = new ConcurrentHashMap<>();
 
   /** A pool of its own, as a separate application instance would have. The caller closes it. */
-  HikariDataSource newPool(int size, String name) {
+  public HikariDataSource newPool(int size, String name) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("test-" + this.name + "-" + name);
     hc.setJdbcUrl(url);
@@ -118,6 +123,11 @@ final class TestDatabase {
     hc.setPassword(password);
     hc.setMaximumPoolSize(size);
     return new HikariDataSource(hc);
+  }
+
+  /** The dialect of this database. */
+  public SqlDialect dialect() {
+    return SqlDialect.fromProductName(name).orElseThrow();
   }
 
   @Override
