@@ -49,15 +49,20 @@ enum StoreKind {
     database.requireReachable();
     HikariDataSource pool = database.newPool(6, name().toLowerCase(java.util.Locale.ROOT));
     Jdbi jdbi = Jdbi.create(pool);
+    return new Opened(this, storeOn(jdbi, mode), jdbi, pool);
+  }
+
+  /**
+   * A new store of this kind on {@code jdbi} (a table store, or a layered one with an empty cache),
+   * as another application instance would have; creates the table on first use.
+   */
+  IdempotencyStore storeOn(Jdbi jdbi, TransactionMode mode) {
     JdbiIdempotencyStore table = JdbiIdempotencyStore.builder(jdbi)
         .table(Database.TABLE)
         .transactionMode(mode)
         .createSchema(SCHEMA.add(database))
         .build();
-    IdempotencyStore store = this == LAYERED_POSTGRES
-        ? new LayeredIdempotencyStore(new CaffeineIdempotencyStore(), table)
-        : table;
-    return new Opened(this, store, jdbi, pool);
+    return this == LAYERED_POSTGRES ? new LayeredIdempotencyStore(new CaffeineIdempotencyStore(), table) : table;
   }
 
   Opened open() {
