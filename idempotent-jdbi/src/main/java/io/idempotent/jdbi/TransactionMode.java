@@ -11,7 +11,10 @@ public enum TransactionMode {
    * The claim commits on its own (other instances must see it at once), but the completion record is
    * written inside the transaction that the calling thread has open on the same {@code Jdbi}, so the
    * method's own writes and the completion commit or roll back together. When that transaction rolls back,
-   * the claim is released so that a retry runs again. Without an open transaction on the thread this
+   * the claim is released so that a retry runs again. If the outcome cannot be recorded in that
+   * transaction (the claim was lost after its lease ran out, or the statement failed), the call throws
+   * {@link io.idempotent.IdempotencyStoreException} so that the transaction rolls back rather than commit
+   * the method's writes twice or without their record. Without an open transaction on the thread this
    * behaves as {@link #INDEPENDENT}.
    */
   JOINED
