@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 public final class EventCounter implements IdempotencyListener {
 
   private final Map<IdempotencyEvent.Type, AtomicLong> counts = new EnumMap<>(IdempotencyEvent.Type.class);
+  private final ThreadLocal<long[]> storeErrorsOnThread = ThreadLocal.withInitial(() -> new long[1]);
 
   public EventCounter() {
     for (IdempotencyEvent.Type t : IdempotencyEvent.Type.values()) {
@@ -21,6 +22,17 @@ public final class EventCounter implements IdempotencyListener {
   @Override
   public void onEvent(IdempotencyEvent event) {
     counts.get(event.type()).incrementAndGet();
+    if (event.type() == IdempotencyEvent.Type.STORE_ERROR) {
+      storeErrorsOnThread.get()[0]++;
+    }
+  }
+
+  /**
+   * STORE_ERROR events emitted on the calling thread so far. The engine reports a completion it could
+   * not write on the caller's thread, so a caller can tell whether its own call's outcome was recorded.
+   */
+  public long storeErrorsOnThisThread() {
+    return storeErrorsOnThread.get()[0];
   }
 
   public long count(IdempotencyEvent.Type type) {
