@@ -12,6 +12,9 @@ import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,8 +39,9 @@ import org.jdbi.v3.core.Jdbi;
  *       ledger row written in an open transaction) until the process is killed.
  * </ul>
  *
- * Progress goes to standard output as lines the test reads: {@code HOLDING n} and a final {@code DONE
- * name=value ...}. Exit code 0 on success, 3 past the deadline.
+ * Progress goes to standard output as lines the test reads: {@code READY} (then a load waits for a
+ * {@code GO} line on standard input, so that all processes start together), {@code HOLDING n}, and a
+ * final {@code DONE name=value ...}. Exit code 0 on success, 3 past the deadline.
  */
 public final class LoadWorker {
 
@@ -97,14 +101,7 @@ public final class LoadWorker {
   private static void load(WorkerOptions o, Jdbi jdbi, EventCounter events, long deadline) throws Exception {
     Ledger ledger = new Ledger(o.ledger());
     LedgerService service = new LedgerService(jdbi, ledger, o.run(), "w" + o.worker(), LedgerService.AfterWrite.NOTHING);
-    List<String> sends = new ArrayList<>(o.keys() * o.copies());
-    for (int c = 0; c < o.copies(); c++) {
-      for (int i = 0; i < o.keys(); i++) {
-        sends.add(o.key(i));
-      }
-    }
-    Collections.shuffle(sends, new Random(o.seed() * 1_000_003L + o.worker()));
-    ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(sends);
+    ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(sendOrder(o));
     Map<String, String> seen = new ConcurrentHashMap<>();
     AtomicLong calls = new AtomicLong();
     AtomicLong executed = new AtomicLong();
@@ -112,6 +109,13 @@ public final class LoadWorker {
     AtomicLong refused = new AtomicLong();
     AtomicLong storeErrors = new AtomicLong();
     AtomicLong mismatches = new AtomicLong();
+    // all processes start sending together, so that duplicates of a key really arrive concurrently
+    say("READY");
+    String go = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    if (!"GO".equals(go)) {
+      say("FAILED expected GO on standard input, got " + go);
+      System.exit(2);
+    }
     long start = System.nanoTime();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < o.threads(); t++) {
@@ -161,6 +165,24 @@ public final class LoadWorker {
         + " refused=" + refused + " storeErrors=" + storeErrors + " mismatches=" + mismatches
         + " bodyExecutions=" + service.executions() + " keysSeen=" + seen.size() + " unsent=" + queue.size()
         + " millis=" + millis + " events=[" + events + "]");
+  }
+
+  /** Every key {@code copies} times, shuffled within windows of keys (or all at once). */
+  static List<String> sendOrder(WorkerOptions o) {
+    Random random = new Random(o.seed() * 1_000_003L + o.worker());
+    int window = o.window() > 0 ? o.window() : o.keys();
+    List<String> sends = new ArrayList<>(o.keys() * o.copies());
+    for (int from = 0; from < o.keys(); from += window) {
+      List<String> part = new ArrayList<>();
+      for (int c = 0; c < o.copies(); c++) {
+        for (int i = from; i < Math.min(o.keys(), from + window); i++) {
+          part.add(o.key(i));
+        }
+      }
+      Collections.shuffle(part, random);
+      sends.addAll(part);
+    }
+    return sends;
   }
 
   private static void hold(WorkerOptions o, Jdbi jdbi) throws Exception {

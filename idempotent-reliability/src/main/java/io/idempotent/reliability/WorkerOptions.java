@@ -17,6 +17,9 @@ import java.util.Map;
  * @param keys keys to send ({@code load}) or to complete before holding ({@code hold})
  * @param copies how many times this worker sends every key
  * @param hold keys held mid-execution ({@code hold} mode), one thread each
+ * @param window the send order goes through the keys in windows of this many, all copies of a window
+ *     shuffled together, so that processes started together send the same keys at the same time; 0
+ *     shuffles all sends at once
  */
 public record WorkerOptions(
     String mode,
@@ -33,6 +36,7 @@ public record WorkerOptions(
     int copies,
     int threads,
     int hold,
+    int window,
     long seed,
     Duration lease,
     Duration deadline) {
@@ -61,6 +65,7 @@ public record WorkerOptions(
         Integer.parseInt(m.getOrDefault("copies", "3")),
         Integer.parseInt(m.getOrDefault("threads", "4")),
         Integer.parseInt(m.getOrDefault("hold", "0")),
+        Integer.parseInt(m.getOrDefault("window", "0")),
         Long.parseLong(m.getOrDefault("seed", "1")),
         Duration.parse(m.getOrDefault("lease", "PT30S")),
         Duration.parse(m.getOrDefault("deadline", "PT5M")));
@@ -83,6 +88,7 @@ public record WorkerOptions(
     out.add("--copies=" + copies);
     out.add("--threads=" + threads);
     out.add("--hold=" + hold);
+    out.add("--window=" + window);
     out.add("--seed=" + seed);
     out.add("--lease=" + lease);
     out.add("--deadline=" + deadline);
@@ -101,7 +107,7 @@ public record WorkerOptions(
 
   public WorkerOptions withWorker(int w) {
     return new WorkerOptions(mode, store, joined, url, user, password, table, ledger, run, w, keys, copies, threads,
-        hold, seed, lease, deadline);
+        hold, window, seed, lease, deadline);
   }
 
   private static String required(Map<String, String> m, String name) {
