@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The figures of one test run, printed as one line starting with {@code RELIABILITY-FIGURES} and
  * appended to {@code target/reliability-figures.txt}, so that docs/RELIABILITY.md can be checked
- * against a run. Fields that do not apply are 0. Not thread-safe: fill it from the test thread.
+ * against a run. Fields that do not apply are 0 (processes and threads default to 1: the test itself). Not thread-safe: fill it from the test thread.
  */
 final class Figures {
 
@@ -28,6 +28,8 @@ final class Figures {
     for (String f : FIELDS) {
       values.put(f, 0);
     }
+    values.put("processes", 1); // the test JVM itself, unless a test starts more
+    values.put("threads", 1);
   }
 
   static Figures of(String test) {

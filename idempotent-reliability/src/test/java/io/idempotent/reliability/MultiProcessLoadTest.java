@@ -37,9 +37,9 @@ class MultiProcessLoadTest {
 
   static Stream<Load> loads() {
     return Stream.of(
-        new Load(Database.POSTGRES, "jdbi", 4, 4, 3000, 3),
-        new Load(Database.POSTGRES, "layered", 4, 4, 3000, 3),
-        new Load(Database.MARIADB, "jdbi", 4, 2, 1000, 3));
+        new Load(Database.POSTGRES, "jdbi", 4, 4, 5000, 3),
+        new Load(Database.POSTGRES, "layered", 4, 4, 5000, 3),
+        new Load(Database.MARIADB, "jdbi", 4, 2, 2000, 3));
   }
 
   @ParameterizedTest(name = "{0}")

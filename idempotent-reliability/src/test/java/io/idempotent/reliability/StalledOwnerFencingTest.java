@@ -65,7 +65,7 @@ class StalledOwnerFencingTest {
 
   private static void report(String test, Database db, int executions) {
     Figures.of("StalledOwnerFencingTest." + test + "[" + db + "]")
-        .set("processes", 0).set("threads", 2).set("keys", 1).set("duplicatesSent", 2)
+        .set("threads", 2).set("keys", 1).set("duplicatesSent", 2)
         .set("executions", executions).set("faults", 1).set("lost", 0).set("duplicated", 0)
         .set("overwrites", 0)
         .report();

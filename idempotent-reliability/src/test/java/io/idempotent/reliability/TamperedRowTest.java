@@ -165,6 +165,7 @@ class TamperedRowTest {
     OPENED.values().forEach(StoreKind.Opened::close);
     TALLY.forEach((kind, n) -> Figures.of("TamperedRowTest[" + kind + "]")
         .set("keys", n)
+        .set("duplicatesSent", 2L * n)
         .set("executions", n)
         .set("badInputs", n)
         .set("duplicated", 0)
