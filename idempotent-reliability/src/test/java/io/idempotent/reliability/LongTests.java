@@ -14,7 +14,9 @@ final class LongTests {
 
   static void require() {
     if (!Boolean.getBoolean(PROPERTY)) {
-      Assumptions.abort("Skipped: long multi-process test; run with -D" + PROPERTY + "=true (as .ci/run does)");
+      String why = "Skipped: long multi-process test; run with -D" + PROPERTY + "=true (as .ci/run does)";
+      System.err.println("[idempotent-reliability] " + why); // surefire shows skips without their reason
+      Assumptions.abort(why);
     }
   }
 }

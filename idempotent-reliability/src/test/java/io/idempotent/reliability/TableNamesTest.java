@@ -78,7 +78,8 @@ class TableNamesTest {
       assertThat(store.claim(key, "fp", "owner", Duration.ofMinutes(1)).claimed()).isTrue();
       assertThat(store.complete(key, "owner", StoredOutcome.nullValue(), Duration.ofMinutes(1))).isTrue();
 
-      Figures.of("TableNamesTest[" + db + "]").set("badInputs", HOSTILE.size() + properties).report();
+      Figures.of("TableNamesTest[" + db + "]").set("badInputs", HOSTILE.size() + properties)
+          .set("builderNames", HOSTILE.size()).set("propertyValues", properties).report();
     }
   }
 }
