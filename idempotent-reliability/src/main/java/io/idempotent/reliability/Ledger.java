@@ -32,11 +32,21 @@ public final class Ledger {
 
   /** Creates the table and its (non-unique) index unless they exist. */
   public void createTable(Jdbi jdbi) {
-    jdbi.useHandle(h -> {
-      h.execute("CREATE TABLE IF NOT EXISTS " + table + " (run_id VARCHAR(64) NOT NULL,"
-          + " entry_key VARCHAR(255) NOT NULL, executor VARCHAR(200) NOT NULL)");
-      h.execute("CREATE INDEX IF NOT EXISTS " + table + "_run_idx ON " + table + " (run_id, entry_key)");
-    });
+    for (int attempt = 1; ; attempt++) {
+      try {
+        jdbi.useHandle(h -> {
+          h.execute("CREATE TABLE IF NOT EXISTS " + table + " (run_id VARCHAR(64) NOT NULL,"
+              + " entry_key VARCHAR(255) NOT NULL, executor VARCHAR(200) NOT NULL)");
+          h.execute("CREATE INDEX IF NOT EXISTS " + table + "_run_idx ON " + table + " (run_id, entry_key)");
+        });
+        return;
+      } catch (RuntimeException e) {
+        // two builds creating it at once race on PostgreSQL's catalog; the loser succeeds on a retry
+        if (attempt >= 3) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Appends one row on {@code h}: inside its transaction when one is open, else committed at once. */

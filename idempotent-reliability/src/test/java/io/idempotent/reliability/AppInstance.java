@@ -38,7 +38,7 @@ final class AppInstance implements AutoCloseable {
         .build());
   }
 
-  /** An instance on {@code db} with its own pool of {@code poolSize}. */
+  /** An instance on {@code db} with a pool of its own (four connections). */
   static AppInstance on(Database db, String name, TransactionMode mode, Duration lease, boolean renewal) {
     return on(db.newPool(4, name), mode, lease, renewal, UnaryOperator.identity());
   }

@@ -53,7 +53,6 @@ class FaultChaosTest {
       Caller caller = key -> {
         ran.get()[0] = false;
         long storeErrors = app.events.storeErrorsOnThisThread();
-        io.idempotent.CheckedSupplier<String, Exception> body = () -> null;
         try {
           CallResult<String> r;
           if (mode == TransactionMode.JOINED) {
