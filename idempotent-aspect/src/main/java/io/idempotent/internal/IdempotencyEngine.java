@@ -210,6 +210,11 @@ public final class IdempotencyEngine {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
       release(plan, store, key, owner, e);
       throw e;
+    } catch (IdempotencyStoreException e) {
+      // a store writing inside the caller's transaction could not record the outcome there: the caller
+      // must see it, so that its transaction (holding the method's writes) rolls back instead of committing
+      emit(Type.STORE_ERROR, plan, key, e);
+      throw e;
     } catch (RuntimeException e) {
       // the method ran; its result goes back to the caller, but a retry after the lease may run it again
       emit(Type.STORE_ERROR, plan, key, e);

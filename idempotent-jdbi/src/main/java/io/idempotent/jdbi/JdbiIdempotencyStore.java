@@ -1,5 +1,6 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -148,14 +149,39 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     long ttlMicros = micros(ttl);
     if (mode == TransactionMode.JOINED) {
       return jdbi.withHandle(h -> {
-        if (h.isInTransaction()) {
-          // registered first, so that a rollback for any reason (even this update failing) frees the key
-          h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
+        if (!h.isInTransaction()) {
+          return dialect.complete(h, storedKey, owner, columns, ttlMicros) == 1;
         }
-        return dialect.complete(h, storedKey, owner, columns, ttlMicros) == 1;
+        // registered first, so that a rollback for any reason (even this update failing) frees the key
+        h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
+        return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
       });
     }
     return independent(h -> dialect.complete(h, storedKey, owner, columns, ttlMicros)) == 1;
+  }
+
+  /**
+   * The caller's transaction holds the method's writes: it may commit only together with the outcome.
+   * When the outcome cannot be written — the claim was lost to another caller after the lease ran out,
+   * or the statement failed (which MariaDB and H2 would let the transaction survive) — this throws, so
+   * that the exception reaches the caller and its transaction rolls back instead of committing the
+   * writes a second time, or without their record.
+   */
+  private boolean completeInCallersTransaction(
+      Handle h, String storedKey, String owner, OutcomeColumns columns, long ttlMicros) {
+    int updated;
+    try {
+      updated = dialect.complete(h, storedKey, owner, columns, ttlMicros);
+    } catch (RuntimeException e) {
+      throw new IdempotencyStoreException("Could not record the outcome inside the caller's transaction;"
+          + " the transaction must roll back so that its writes are not committed without their record", e);
+    }
+    if (updated != 1) {
+      throw new IdempotencyStoreException("The claim was lost before its outcome could be recorded inside the"
+          + " caller's transaction (its lease ran out and another caller took over, or the transaction cannot"
+          + " see the claim); the transaction must roll back so that its writes are not committed twice");
+    }
+    return true;
   }
 
   private void releaseAfterRollback(String storedKey, String owner) {

@@ -13,6 +13,9 @@ public enum TransactionMode {
    * method's own writes and the completion commit or roll back together. When that transaction rolls back,
    * the claim is released so that a retry runs again; actions registered with
    * {@link JdbiIdempotencyStore#afterCommit} (a cache in front of the table) run only after the commit.
+   * If the outcome cannot be recorded in that transaction (the claim was lost after its lease ran out,
+   * or the statement failed), the call throws {@link io.idempotent.IdempotencyStoreException} so that
+   * the transaction rolls back rather than commit the method's writes twice or without their record.
    * Without an open transaction on the thread this behaves as {@link #INDEPENDENT}.
    */
   JOINED

@@ -138,6 +138,20 @@ class BadInputTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void results_withLoneSurrogates_replayUnchanged(TestDatabase db) {
+    db.requireReachable();
+    Idempotency idempotency = engine(db.storeBuilder().build());
+    String key = UUID.randomUUID().toString();
+    // lone surrogates cannot be encoded as UTF-8: a driver would store them as '?'
+    List<String> value = List.of("\uD83D", "\uDE00x", "a\uD83D\uDE00b", "\uDE00\uD83D", "\\uD83D");
+    idempotency.call("surrogates", List.class).key(key).run(() -> value);
+    CallResult<List> replay = idempotency.call("surrogates", List.class).key(key).execute(() -> null);
+    assertThat(replay.replayed()).isTrue();
+    assertThat(replay.value()).isEqualTo(value);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void finalFailure_isStoredAsTypeAndMessage_andRethrown(TestDatabase db) {
     db.requireReachable();
     Idempotency idempotency = engine(db.storeBuilder().build());

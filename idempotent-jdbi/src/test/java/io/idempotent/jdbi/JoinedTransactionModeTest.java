@@ -99,6 +99,26 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_completionOfALostClaim_throws_soTheCallersWritesRollBack(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    String order = "order-" + UUID.randomUUID();
+    String key = storedKey(order);
+    assertThat(store.claim(key, "fp", "new-owner", java.time.Duration.ofMinutes(1)).claimed()).isTrue();
+
+    // a stalled owner whose claim was taken over completes inside its transaction: it must not commit
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+      store.complete(key, "stalled-owner", io.idempotent.spi.StoredOutcome.nullValue(), java.time.Duration.ofMinutes(1));
+    })).isInstanceOf(io.idempotent.IdempotencyStoreException.class).hasMessageContaining("roll back");
+
+    assertThat(orderExists(jdbi, order)).isFalse();
+    assertThat(store.find(key).orElseThrow().state()).as("the new owner's claim is untouched")
+        .isEqualTo(RecordState.IN_PROGRESS);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_withoutATransactionOnTheThread_actsIndependently(TestDatabase db) {
     prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();

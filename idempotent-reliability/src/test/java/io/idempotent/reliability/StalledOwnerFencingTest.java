@@ -1,0 +1,237 @@
+package io.idempotent.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.CallResult;
+import io.idempotent.CheckedSupplier;
+import io.idempotent.IdempotencyEvent.Type;
+import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.jdbi.TransactionMode;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * An owner that stalls past its lease (renewal off, or renewal failing) and then resumes: another
+ * instance has taken over meanwhile. On every database the stalled owner's completion and its release
+ * change nothing of the new owner's record, and the loss is reported ({@code LEASE_LOST}). In joined
+ * mode its transaction must not commit its database writes either.
+ */
+class StalledOwnerFencingTest {
+
+  private static final String NAME = "fencing.charge";
+  private static final Duration LEASE = Duration.ofSeconds(1);
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final Ledger LEDGER = new Ledger("rel_ledger");
+
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    executor.shutdownNow();
+  }
+
+  /** B's view: calls until the key is no longer in progress; returns the result and how often B was refused. */
+  private static <T> Map.Entry<T, Integer> callUntilTakenOver(AppInstance b, String key, Class<T> type,
+      CheckedSupplier<T, Exception> body) throws Exception {
+    int refusals = 0;
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (true) {
+      try {
+        return Map.entry(b.idempotency.call(NAME, type).key(key).run(body), refusals);
+      } catch (IdempotencyInProgressException e) {
+        refusals++;
+        assertThat(System.nanoTime() - deadline).as("taken over within %s", PATIENCE).isNegative();
+        Thread.sleep(25);
+      }
+    }
+  }
+
+  private static String replay(AppInstance any, String key) {
+    CallResult<String> r = any.idempotency.call(NAME, String.class).key(key).execute(() -> "must not run");
+    assertThat(r.replayed()).as("a later call replays").isTrue();
+    return r.value();
+  }
+
+  private static void report(String test, Database db, int executions) {
+    Figures.of("StalledOwnerFencingTest." + test + "[" + db + "]")
+        .set("threads", 2).set("keys", 1).set("duplicatesSent", 2)
+        .set("executions", executions).set("faults", 1).set("lost", 0).set("duplicated", 0)
+        .set("overwrites", 0)
+        .report();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.reliability.Database#all")
+  void stalledOwner_completingAfterATakeover_cannotOverwriteTheNewOwnersRecord(Database db) throws Exception {
+    db.requireReachable();
+    try (AppInstance a = AppInstance.on(db, "a", TransactionMode.INDEPENDENT, LEASE, false);
+         AppInstance b = AppInstance.on(db, "b", TransactionMode.INDEPENDENT, LEASE, false)) {
+      String key = Calls.newRun();
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
+        inside.countDown();
+        resume.await(); // stalls past its lease: a GC pause, a slow dependency
+        return "A";
+      }));
+      assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+
+      Map.Entry<String, Integer> taken = callUntilTakenOver(b, key, String.class, () -> "B");
+      assertThat(taken.getKey()).isEqualTo("B");
+      assertThat(taken.getValue()).as("refused while A's lease was alive").isPositive();
+      assertThat(b.events.count(Type.LEASE_TAKEN_OVER)).isEqualTo(1);
+
+      resume.countDown();
+      assertThat(stalled.get(10, TimeUnit.SECONDS)).as("A's own caller still gets A's result").isEqualTo("A");
+      assertThat(a.events.count(Type.LEASE_LOST)).as("the loss is reported").isEqualTo(1);
+      assertThat(a.events.count(Type.EXECUTED)).isZero();
+      assertThat(replay(a, key)).as("the record is still B's").isEqualTo("B");
+      report("completeAfterTakeover", db, 2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.reliability.Database#all")
+  void stalledOwner_resumingWhileTheNewOwnerRuns_cannotCompleteOverItsClaim(Database db) throws Exception {
+    db.requireReachable();
+    try (AppInstance a = AppInstance.on(db, "a", TransactionMode.INDEPENDENT, LEASE, false);
+         AppInstance b = AppInstance.on(db, "b", TransactionMode.INDEPENDENT, LEASE, true)) {
+      String key = Calls.newRun();
+      CountDownLatch aInside = new CountDownLatch(1);
+      CountDownLatch aResume = new CountDownLatch(1);
+      CountDownLatch bInside = new CountDownLatch(1);
+      CountDownLatch bResume = new CountDownLatch(1);
+      Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
+        aInside.countDown();
+        aResume.await();
+        return "A";
+      }));
+      assertThat(aInside.await(10, TimeUnit.SECONDS)).isTrue();
+      Future<Map.Entry<String, Integer>> newOwner = executor.submit(() -> callUntilTakenOver(b, key, String.class, () -> {
+        bInside.countDown();
+        bResume.await();
+        return "B";
+      }));
+      assertThat(bInside.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("B took over").isTrue();
+
+      aResume.countDown();
+      assertThat(stalled.get(10, TimeUnit.SECONDS)).isEqualTo("A");
+      assertThat(a.events.count(Type.LEASE_LOST)).isEqualTo(1);
+      // B's claim is untouched: a third caller is still refused
+      assertThatThrownBy(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> "C"))
+          .isInstanceOf(IdempotencyInProgressException.class);
+
+      bResume.countDown();
+      assertThat(newOwner.get(10, TimeUnit.SECONDS).getKey()).isEqualTo("B");
+      assertThat(b.events.count(Type.EXECUTED)).isEqualTo(1);
+      assertThat(replay(a, key)).isEqualTo("B");
+      report("completeWhileNewOwnerRuns", db, 2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.reliability.Database#all")
+  void stalledOwner_failingAfterATakeover_cannotReleaseTheNewOwnersRecord(Database db) throws Exception {
+    db.requireReachable();
+    try (AppInstance a = AppInstance.on(db, "a", TransactionMode.INDEPENDENT, LEASE, false);
+         AppInstance b = AppInstance.on(db, "b", TransactionMode.INDEPENDENT, LEASE, false)) {
+      String key = Calls.newRun();
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
+        inside.countDown();
+        resume.await();
+        throw new IllegalStateException("gateway timeout after the stall");
+      }));
+      assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(callUntilTakenOver(b, key, String.class, () -> "B").getKey()).isEqualTo("B");
+
+      resume.countDown();
+      assertThatThrownBy(() -> stalled.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(IllegalStateException.class)
+          .hasRootCauseMessage("gateway timeout after the stall");
+      assertThat(a.events.count(Type.LEASE_LOST)).as("the failed release is reported").isEqualTo(1);
+      assertThat(a.events.count(Type.RELEASED_ON_FAILURE)).isZero();
+      assertThat(replay(a, key)).as("B's record was not released").isEqualTo("B");
+      report("releaseAfterTakeover", db, 2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.reliability.Database#all")
+  void ownerWhoseRenewalsFail_losesItsLease_andIsFencedWhenItCompletes(Database db) throws Exception {
+    db.requireReachable();
+    RenewalBlockingStore[] blocking = new RenewalBlockingStore[1];
+    UnaryOperator<io.idempotent.spi.IdempotencyStore> wrap = s -> blocking[0] = new RenewalBlockingStore(s);
+    try (AppInstance a = AppInstance.on(db.newPool(4, "a"), TransactionMode.INDEPENDENT, LEASE, true, wrap);
+         AppInstance b = AppInstance.on(db, "b", TransactionMode.INDEPENDENT, LEASE, false)) {
+      blocking[0].blocked.set(true); // renewal is on, but every renewal fails (its connection is cut)
+      String key = Calls.newRun();
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
+        inside.countDown();
+        resume.await();
+        return "A";
+      }));
+      assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(callUntilTakenOver(b, key, String.class, () -> "B").getKey()).isEqualTo("B");
+      assertThat(blocking[0].blockedRenewals).as("renewals were attempted and failed").hasPositiveValue();
+      assertThat(a.events.count(Type.STORE_ERROR)).as("failed renewals are reported").isPositive();
+
+      resume.countDown();
+      assertThat(stalled.get(10, TimeUnit.SECONDS)).isEqualTo("A");
+      assertThat(a.events.count(Type.LEASE_LOST)).isEqualTo(1);
+      assertThat(replay(a, key)).isEqualTo("B");
+      report("renewalsFail", db, 2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.reliability.Database#all")
+  void stalledOwnerInJoinedMode_cannotCommitItsDatabaseWrites(Database db) throws Exception {
+    db.requireReachable();
+    try (AppInstance a = AppInstance.on(db, "a", TransactionMode.JOINED, LEASE, false);
+         AppInstance b = AppInstance.on(db, "b", TransactionMode.JOINED, LEASE, false)) {
+      LEDGER.createTable(a.jdbi);
+      String run = Calls.newRun();
+      String key = run + ":k";
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Future<String> stalled = executor.submit(() -> a.jdbi.inTransaction(h ->
+          a.idempotency.call(NAME, String.class).key(key).run(() -> {
+            LEDGER.append(h, run, key, "A"); // the business write, in the caller's transaction
+            inside.countDown();
+            resume.await();
+            return "A";
+          })));
+      assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+      String taken = callUntilTakenOver(b, key, String.class, () -> b.jdbi.inTransaction(h -> {
+        // B's write and B's completion commit together when this transaction ends
+        LEDGER.append(h, run, key, "B");
+        return "B";
+      })).getKey();
+      assertThat(taken).isEqualTo("B");
+
+      resume.countDown();
+      assertThatThrownBy(() -> stalled.get(10, TimeUnit.SECONDS))
+          .as("A's transaction must not commit: its caller learns that nothing was recorded")
+          .hasCauseInstanceOf(IdempotencyStoreException.class);
+      assertThat(LEDGER.rowsPerKey(a.jdbi, run)).as("exactly one database effect").isEqualTo(Map.of(key, 1));
+      assertThat(LEDGER.executors(a.jdbi, run)).containsEntry(key, "B");
+      assertThat(replay(a, key)).isEqualTo("B");
+      report("joinedMode", db, 2);
+    }
+  }
+}
