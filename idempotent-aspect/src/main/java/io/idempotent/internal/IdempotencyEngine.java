@@ -211,15 +211,16 @@ public final class IdempotencyEngine {
       release(plan, store, key, owner, e);
       throw e;
     } catch (IdempotencyStoreException e) {
-      // a store writing inside the caller's transaction could not record the outcome there: the caller
-      // must see it, so that its transaction (holding the method's writes) rolls back instead of committing
-      emit(Type.STORE_ERROR, plan, key, e);
-      throw e;
+      if (e.isRollbackRequired()) {
+        // a store writing inside the caller's transaction could not record the outcome there: the caller
+        // must see it, so that its transaction (holding the method's writes) rolls back
+        emit(Type.STORE_ERROR, plan, key, e);
+        throw e;
+      }
+      storeFailedAfterRun(plan, key, e);
+      return;
     } catch (RuntimeException e) {
-      // the method ran; its result goes back to the caller, but a retry after the lease may run it again
-      emit(Type.STORE_ERROR, plan, key, e);
-      LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
-          + Hashing.shortReference(key) + "); a retry after the lease expires will run it again", e);
+      storeFailedAfterRun(plan, key, e);
       return;
     }
     if (completed) {
@@ -227,6 +228,13 @@ public final class IdempotencyEngine {
     } else {
       leaseLost(plan, key, "complete");
     }
+  }
+
+  /** The method ran; its result goes back to the caller, but a retry after the lease may run it again. */
+  private void storeFailedAfterRun(CallPlan plan, String key, RuntimeException e) {
+    emit(Type.STORE_ERROR, plan, key, e);
+    LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
+        + Hashing.shortReference(key) + "); a retry after the lease expires will run it again", e);
   }
 
   private void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable t) {

@@ -173,13 +173,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     try {
       updated = dialect.complete(h, storedKey, owner, columns, ttlMicros);
     } catch (RuntimeException e) {
-      throw new IdempotencyStoreException("Could not record the outcome inside the caller's transaction;"
-          + " the transaction must roll back so that its writes are not committed without their record", e);
+      throw IdempotencyStoreException.rollbackRequired(
+          "Could not record the outcome inside the caller's transaction; the transaction must roll back so"
+              + " that its writes are not committed without their record", e);
     }
     if (updated != 1) {
-      throw new IdempotencyStoreException("The claim was lost before its outcome could be recorded inside the"
-          + " caller's transaction (its lease ran out and another caller took over, or the transaction cannot"
-          + " see the claim); the transaction must roll back so that its writes are not committed twice");
+      throw IdempotencyStoreException.rollbackRequired(
+          "The claim was lost before its outcome could be recorded inside the caller's transaction (its lease"
+              + " ran out and another caller took over, or the transaction cannot see the claim); the"
+              + " transaction must roll back so that its writes are not committed twice", null);
     }
     return true;
   }
