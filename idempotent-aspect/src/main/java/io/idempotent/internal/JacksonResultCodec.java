@@ -55,8 +55,9 @@ public final class JacksonResultCodec implements ResultCodec {
   @Override
   public String encode(Object value, Type declaredType) {
     try {
-      return writers.computeIfAbsent(declaredType, t -> mapper.writerFor(mapper.constructType(t)))
-          .writeValueAsString(value);
+      // stores keep text as UTF-8, which has no lone surrogates: spell them as JSON escapes
+      return JsonText.escapeLoneSurrogates(
+          writers.computeIfAbsent(declaredType, t -> mapper.writerFor(mapper.constructType(t))).writeValueAsString(value));
     } catch (Exception e) {
       throw new IdempotencyResultException(
           "Cannot encode a result of type " + value.getClass().getName() + " as JSON of " + declaredType.getTypeName()

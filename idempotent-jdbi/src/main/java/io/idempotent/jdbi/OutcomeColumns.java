@@ -1,5 +1,6 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.internal.JsonText;
 import io.idempotent.spi.StoredOutcome;
 
 /**
@@ -14,39 +15,13 @@ record OutcomeColumns(String kind, String resultJson, String failureType, String
 
   static OutcomeColumns of(StoredOutcome outcome) {
     return switch (outcome.kind()) {
-      // json() may throw IdempotencyResultException; the engine then releases the claim
-      case VALUE -> new OutcomeColumns("VALUE", escapeLoneSurrogates(outcome.json()), null, null);
+      // json() may throw IdempotencyResultException; the engine then releases the claim. The default
+      // codec already escapes lone surrogates; a custom one may not.
+      case VALUE -> new OutcomeColumns("VALUE", JsonText.escapeLoneSurrogates(outcome.json()), null, null);
       case NULL -> new OutcomeColumns("NULL", null, null, null);
       case FAILURE -> new OutcomeColumns("FAILURE", null,
           storable(outcome.failureType(), MAX_TYPE_LENGTH), storable(outcome.failureMessage(), MAX_MESSAGE_LENGTH));
     };
-  }
-
-  /**
-   * JSON text every database can hold. A lone UTF-16 surrogate is legal in a Java string but not in
-   * UTF-8, so a driver would store it as '?'; it is written as its JSON escape instead, which reads back
-   * as the same character. Outside strings JSON text is ASCII, and inside them a raw surrogate is never
-   * part of an escape sequence, so this changes only how such characters are spelled.
-   */
-  static String escapeLoneSurrogates(String json) {
-    StringBuilder sb = null;
-    for (int i = 0; i < json.length(); i++) {
-      char c = json.charAt(i);
-      boolean lone = Character.isHighSurrogate(c)
-          ? i + 1 >= json.length() || !Character.isLowSurrogate(json.charAt(i + 1))
-          : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(json.charAt(i - 1)));
-      if (lone && sb == null) {
-        sb = new StringBuilder(json.length() + 12).append(json, 0, i);
-      }
-      if (sb != null) {
-        if (lone) {
-          sb.append(String.format("\\u%04X", (int) c));
-        } else {
-          sb.append(c);
-        }
-      }
-    }
-    return sb == null ? json : sb.toString();
   }
 
   /** Text every dialect can hold: no U+0000 (PostgreSQL rejects it), bounded length. */

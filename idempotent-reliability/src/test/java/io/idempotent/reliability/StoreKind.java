@@ -5,6 +5,7 @@ import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,16 +13,16 @@ import java.util.stream.Stream;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Every store on main, for tests that must hold on each: in memory, the table store on each database,
- * and the layered store (Caffeine in front of PostgreSQL). The Redis store lives on another branch and
- * needs the same tests once it is merged.
+ * Every store, for tests that must hold on each: in memory, the table store on each database, the
+ * layered store (Caffeine in front of PostgreSQL) and Redis (database 15, a key prefix per opened store).
  */
 enum StoreKind {
   CAFFEINE(null),
   JDBI_H2(Database.H2),
   JDBI_POSTGRES(Database.POSTGRES),
   JDBI_MARIADB(Database.MARIADB),
-  LAYERED_POSTGRES(Database.POSTGRES);
+  LAYERED_POSTGRES(Database.POSTGRES),
+  REDIS(null);
 
   private static final Set<Database> SCHEMA = ConcurrentHashMap.newKeySet();
 
@@ -43,13 +44,17 @@ enum StoreKind {
 
   /** A new store instance (and pool) of this kind; skips or fails the test when its server is missing. */
   Opened open(TransactionMode mode) {
+    if (this == REDIS) {
+      RedisIdempotencyStore redis = redisStore();
+      return new Opened(this, redis, null, null, redis::close);
+    }
     if (database == null) {
-      return new Opened(this, new CaffeineIdempotencyStore(), null, null);
+      return new Opened(this, new CaffeineIdempotencyStore(), null, null, () -> {});
     }
     database.requireReachable();
     HikariDataSource pool = database.newPool(6, name().toLowerCase(java.util.Locale.ROOT));
     Jdbi jdbi = Jdbi.create(pool);
-    return new Opened(this, storeOn(jdbi, mode), jdbi, pool);
+    return new Opened(this, storeOn(jdbi, mode), jdbi, pool, pool::close);
   }
 
   /**
@@ -69,13 +74,30 @@ enum StoreKind {
     return open(TransactionMode.INDEPENDENT);
   }
 
-  /** An open store and what it runs on. Closing it closes the pool. */
-  record Opened(StoreKind kind, IdempotencyStore store, Jdbi jdbi, HikariDataSource pool) implements AutoCloseable {
+  private static RedisIdempotencyStore redisStore() {
+    String host = System.getProperty("idempotent.test.redis.host", "127.0.0.1");
+    int port = Integer.getInteger("idempotent.test.redis.port", 6379);
+    RedisIdempotencyStore store = RedisIdempotencyStore.builder().host(host).port(port).database(15)
+        .prefix("reliability:" + java.util.UUID.randomUUID() + ":").build();
+    try {
+      store.ping();
+    } catch (RuntimeException e) {
+      store.close();
+      String why = "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ")";
+      if (Boolean.getBoolean("idempotent.requireServers")) {
+        org.junit.jupiter.api.Assertions.fail(why + "; servers are required (idempotent.requireServers=true)");
+      }
+      org.junit.jupiter.api.Assumptions.abort("Skipped: " + why + ". Run .ci/start-redis.sh.");
+    }
+    return store;
+  }
+
+  /** An open store and what it runs on; closing it closes what was opened for it (pool, connections). */
+  record Opened(StoreKind kind, IdempotencyStore store, Jdbi jdbi, HikariDataSource pool, Runnable closer)
+      implements AutoCloseable {
     @Override
     public void close() {
-      if (pool != null) {
-        pool.close();
-      }
+      closer.run();
     }
   }
 }
