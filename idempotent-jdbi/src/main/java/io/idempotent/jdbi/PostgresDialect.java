@@ -12,13 +12,17 @@ import org.jdbi.v3.core.Handle;
  * statement's snapshot was taken, {@code ON CONFLICT} sees that row (and leaves it alone) while the
  * read branch, bound to the older snapshot, does not: the statement then returns nothing, and the
  * claim is repeated with a fresh snapshot. That happens only in a race on the same key.
+ *
+ * <p>With relaxed claim durability, the claim statement sets {@code synchronous_commit = off} for its
+ * own transaction ({@code set_config(…, true)}): the claim's commit does not wait for its WAL flush.
+ * Every other statement, completion included, commits as the session is configured.
  */
 final class PostgresDialect extends Dialect {
 
   private final String claimSql;
   private final String purgeSql;
 
-  PostgresDialect(TableName table) {
+  PostgresDialect(TableName table, boolean relaxedClaim) {
     super(table);
     String t = table.qualified();
     // A live row is looked for first (NOT EXISTS), so that a replay inserts nothing: an INSERT that
@@ -30,6 +34,9 @@ final class PostgresDialect extends Dialect {
         + " lease_until, expires_at, created_at)"
         + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
         + deadline("lease") + ", " + now()
+        // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
+        // evaluated only when a row is about to be written
+        + (relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "")
         + " WHERE NOT EXISTS (SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + now() + ")"
         + " ON CONFLICT (idempotency_key) DO UPDATE SET"
         + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
