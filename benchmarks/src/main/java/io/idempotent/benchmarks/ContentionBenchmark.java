@@ -40,8 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 3)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 8, time = 1)
 @Fork(1)
 public class ContentionBenchmark {
 

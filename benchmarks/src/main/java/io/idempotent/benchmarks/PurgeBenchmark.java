@@ -32,8 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 3)
-@Measurement(iterations = 3, time = 5)
+@Warmup(iterations = 1, time = 2)
+@Measurement(iterations = 8, time = 2)
 @Fork(1)
 public class PurgeBenchmark {
 

@@ -24,8 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 8, time = 1)
 @Fork(1)
 public class ScalingBenchmark {
 
