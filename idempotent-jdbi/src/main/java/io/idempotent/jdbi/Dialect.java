@@ -110,9 +110,13 @@ abstract class Dialect {
     return h.createQuery(sql).configure(StatementExceptions.class, c -> c.setMessageRendering(NO_ARGUMENTS));
   }
 
-  static Dialect of(SqlDialect dialect, TableName table) {
+  /**
+   * @param relaxedClaim claims commit without waiting for durability (PostgreSQL only; the builder
+   *     rejects it for other databases)
+   */
+  static Dialect of(SqlDialect dialect, TableName table, boolean relaxedClaim) {
     return switch (dialect) {
-      case POSTGRESQL -> new PostgresDialect(table);
+      case POSTGRESQL -> new PostgresDialect(table, relaxedClaim);
       case MARIADB -> new MySqlDialect(table, true);
       case MYSQL -> new MySqlDialect(table, false);
       case H2 -> new H2Dialect(table);

@@ -56,13 +56,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final SqlDialect sqlDialect;
   private final Dialect dialect;
   private final TransactionMode mode;
+  private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
     this.sqlDialect = sqlDialect;
-    this.dialect = Dialect.of(sqlDialect, b.table);
+    this.dialect = Dialect.of(sqlDialect, b.table, b.relaxedClaimDurability);
     this.mode = b.mode;
+    this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
   }
 
@@ -88,6 +90,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   public TransactionMode transactionMode() {
     return mode;
+  }
+
+  /** Whether claims commit without waiting for durability (see {@link Builder#relaxedClaimDurability}). */
+  public boolean relaxedClaimDurability() {
+    return relaxedClaimDurability;
   }
 
   /** The {@code Jdbi} the store runs on. */
@@ -322,7 +329,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public String toString() {
-    return "JdbiIdempotencyStore[" + sqlDialect + ", table=" + table() + ", " + mode + "]";
+    return "JdbiIdempotencyStore[" + sqlDialect + ", table=" + table() + ", " + mode
+        + (relaxedClaimDurability ? ", relaxed claims" : "") + "]";
   }
 
   /**
@@ -335,6 +343,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     private SqlDialect dialect;
     private TransactionMode mode = TransactionMode.INDEPENDENT;
     private boolean createSchema;
+    private boolean relaxedClaimDurability;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     private Builder(Jdbi jdbi) {
@@ -369,6 +378,26 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return this;
     }
 
+    /**
+     * Lets a claim commit without waiting for its WAL flush (PostgreSQL's {@code synchronous_commit =
+     * off}, for the claim statement's own transaction only; default false). A first call on PostgreSQL
+     * then waits for one flush (its completion) instead of two.
+     *
+     * <p><b>The trade:</b> a claim acknowledged just before the database server crashes may be lost
+     * with the last fraction of a second of WAL (up to three times {@code wal_writer_delay}); a
+     * duplicate arriving after the restart then finds no record and runs the method again, while the
+     * first call may have run too. Completions, releases and renewals stay durable, so a call whose
+     * outcome was recorded is never run twice because of this option; a crash of the application alone
+     * loses nothing. Use it when a rare second execution after a database crash is acceptable.
+     *
+     * @throws IllegalStateException from {@link #build()} on a database other than PostgreSQL, which
+     *     has no per-transaction durability setting
+     */
+    public Builder relaxedClaimDurability(boolean relaxed) {
+      this.relaxedClaimDurability = relaxed;
+      return this;
+    }
+
     /** A resource the store closes when it is closed (e.g. the pool behind the {@code Jdbi}). */
     Builder owning(AutoCloseable resource) {
       owned.add(resource);
@@ -377,6 +406,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
     public JdbiIdempotencyStore build() {
       SqlDialect d = dialect != null ? dialect : detect();
+      if (relaxedClaimDurability && d != SqlDialect.POSTGRESQL) {
+        throw new IllegalStateException("Relaxed claim durability needs PostgreSQL (synchronous_commit); the"
+            + " database is " + d);
+      }
       JdbiIdempotencyStore store = new JdbiIdempotencyStore(this, d);
       if (createSchema) {
         store.createSchema();

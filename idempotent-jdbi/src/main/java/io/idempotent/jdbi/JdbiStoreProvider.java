@@ -22,6 +22,8 @@ import org.jdbi.v3.core.Jdbi;
  *   <tr><td>{@code pool-size}</td><td>maximum connections (default 10)</td></tr>
  *   <tr><td>{@code table}</td><td>table name (default {@code idempotency_record})</td></tr>
  *   <tr><td>{@code mode}</td><td>{@code independent} (default) or {@code joined}</td></tr>
+ *   <tr><td>{@code claim-durability}</td><td>{@code durable} (default) or {@code relaxed} (PostgreSQL only; see
+ *       {@link JdbiIdempotencyStore.Builder#relaxedClaimDurability})</td></tr>
  *   <tr><td>{@code create-schema}</td><td>create the table if missing (default true)</td></tr>
  *   <tr><td>{@code purge-interval}</td><td>how often expired rows are deleted (default PT10M; PT0S: never)</td></tr>
  *   <tr><td>{@code purge-batch-size}</td><td>rows per delete statement (default 500)</td></tr>
@@ -77,6 +79,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage());
     }
     boolean createSchema = bool(settings.get("create-schema", "true"), "create-schema");
+    boolean relaxedClaims = claimDurability(settings.get("claim-durability", "durable"));
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
 
@@ -91,6 +94,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
           .table(table)
           .transactionMode(mode)
           .createSchema(createSchema)
+          .relaxedClaimDurability(relaxedClaims)
           .owning(pool)
           .build();
       if (!purgeInterval.isZero() && !purgeInterval.isNegative()) {
@@ -114,6 +118,15 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
       throw new IdempotencyConfigurationException(
           "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
     }
+  }
+
+  private static boolean claimDurability(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("durable") || v.equals("relaxed")) {
+      return v.equals("relaxed");
+    }
+    throw new IdempotencyConfigurationException(
+        "Property idempotent.jdbi.claim-durability is '" + value + "'; expected durable or relaxed");
   }
 
   private static boolean bool(String value, String key) {

@@ -12,20 +12,32 @@ import org.jdbi.v3.core.Handle;
  * statement's snapshot was taken, {@code ON CONFLICT} sees that row (and leaves it alone) while the
  * read branch, bound to the older snapshot, does not: the statement then returns nothing, and the
  * claim is repeated with a fresh snapshot. That happens only in a race on the same key.
+ *
+ * <p>With relaxed claim durability, the claim statement sets {@code synchronous_commit = off} for its
+ * own transaction ({@code set_config(…, true)}): the claim's commit does not wait for its WAL flush.
+ * Every other statement, completion included, commits as the session is configured.
  */
 final class PostgresDialect extends Dialect {
 
   private final String claimSql;
   private final String purgeSql;
 
-  PostgresDialect(TableName table) {
+  PostgresDialect(TableName table, boolean relaxedClaim) {
     super(table);
     String t = table.qualified();
+    // A live row is looked for first (NOT EXISTS), so that a replay inserts nothing: an INSERT that
+    // reaches ON CONFLICT locks the conflicting row even when its WHERE leaves it alone, and that lock
+    // gives the statement a transaction id, whose commit then waits for a WAL flush. Read-only, a
+    // replay commits nothing and costs no fsync.
     claimSql = "WITH claimed AS ("
         + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " lease_until, expires_at, created_at)"
-        + " VALUES (:key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
-        + deadline("lease") + ", " + now() + ")"
+        + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
+        + deadline("lease") + ", " + now()
+        // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
+        // evaluated only when a row is about to be written
+        + (relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "")
+        + " WHERE NOT EXISTS (SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + now() + ")"
         + " ON CONFLICT (idempotency_key) DO UPDATE SET"
         + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
         + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the benchmarks and runs them with a profile, then writes the tables:
+#   bash benchmarks/run.sh quick   # a few minutes: short iterations, 200,000 expired rows for the purge
+#   bash benchmarks/run.sh full    # the committed results: the iterations set in the benchmarks
+# Output: benchmarks/results/<profile>.json (JMH), <profile>-heap.json, <profile>-environment.txt and
+# <profile>.md (the tables, made from the JSON by ResultsTable). Extra arguments go to JMH, e.g. a
+# benchmark name pattern: bash benchmarks/run.sh quick InMemoryBenchmark
+set -euo pipefail
+profile="${1:-quick}"
+shift || true
+cd "$(dirname "$0")/.."
+case "$profile" in
+  quick) options=(-f 1 -wi 1 -w 1s -i 2 -r 1s -p expiredRows=200000) ;;
+  full) options=() ;;
+  *) echo "usage: $0 quick|full [JMH arguments]" >&2; exit 2 ;;
+esac
+if [ "${BENCH_NO_BUILD:-}" != "1" ]; then
+  mvn -B -q clean package -pl benchmarks -am -DskipTests
+fi
+jar=benchmarks/target/benchmarks.jar
+out=benchmarks/results
+mkdir -p "$out"
+{
+  echo "profile:  $profile"
+  echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "machine:  $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(free -g | awk '/^Mem:/ {print $2}') GiB"
+  echo "jdk:      $(java -version 2>&1 | head -1)"
+  echo "postgres: $(PGPASSWORD=idempotent psql -h 127.0.0.1 -U idempotent -d idempotent_test -tAc 'SHOW server_version' 2>/dev/null || echo unknown)"
+  echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$out/$profile-environment.txt"
+java -jar "$jar" -prof gc -rf json -rff "$out/$profile.json" "${options[@]}" "$@" | tee "$out/$profile.log"
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/$profile-environment.txt"
+java -Xms1g -Xmx1g -XX:+UseSerialGC -cp "$jar" io.idempotent.benchmarks.RetainedHeap > "$out/$profile-heap.json"
+java -cp "$jar" io.idempotent.benchmarks.ResultsTable "$out/$profile.json" "$out/$profile-heap.json" \
+  "$out/$profile-environment.txt" > "$out/$profile.md"
+echo "tables: $out/$profile.md"

@@ -1,0 +1,38 @@
+package io.idempotent.benchmarks;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Path;
+
+/**
+ * The databases the SQL benchmarks run on. PostgreSQL is the server of the tests
+ * ({@code idempotent_test} on 127.0.0.1:5432 unless {@code idempotent.bench.postgres.url/user/password}
+ * say otherwise); H2 runs in the benchmark's process, as a file (the embedded default) or in memory.
+ */
+public enum BenchDatabase {
+  h2file,
+  h2mem,
+  postgres;
+
+  /** A HikariCP pool on a database of its own for this run (H2), or on the server (PostgreSQL). */
+  HikariDataSource pool(int size, Path h2Directory) {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("bench-" + name());
+    hc.setMaximumPoolSize(size);
+    switch (this) {
+      // as the store's provider configures its embedded default
+      case h2file -> hc.setJdbcUrl("jdbc:h2:file:" + h2Directory.resolve("bench").toAbsolutePath() + ";LOCK_TIMEOUT=10000");
+      case h2mem -> hc.setJdbcUrl("jdbc:h2:mem:" + h2Directory.getFileName() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
+      case postgres -> {
+        hc.setJdbcUrl(System.getProperty("idempotent.bench.postgres.url", "jdbc:postgresql://127.0.0.1:5432/idempotent_test"));
+        hc.setUsername(System.getProperty("idempotent.bench.postgres.user", "idempotent"));
+        hc.setPassword(System.getProperty("idempotent.bench.postgres.password", "idempotent"));
+      }
+    }
+    if (this != postgres) {
+      hc.setUsername("sa");
+      hc.setPassword("");
+    }
+    return new HikariDataSource(hc);
+  }
+}

@@ -1,0 +1,78 @@
+package io.idempotent.benchmarks;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.jdbi.TransactionMode;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Scenario 3, commit cost on PostgreSQL: a first call of a business method that inserts an order in
+ * its own transaction. Independent mode commits three times (claim, completion, business
+ * transaction); joined mode twice (the completion commits with the order); a relaxed claim does not
+ * wait for its WAL flush. {@code businessOnly} is the transaction with no idempotency, for reference.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 10, time = 1)
+@Fork(1)
+public class CommitCostBenchmark {
+
+  /** How the store commits. */
+  public enum Mode {
+    businessOnly, independent, joined, relaxed, relaxedJoined
+  }
+
+  @Param
+  public Mode mode;
+
+  private final Orders orders = new Orders();
+  private final Keys keys = new Keys();
+  private SqlRig rig;
+
+  @Setup
+  public void setUp() {
+    rig = new SqlRig(BenchDatabase.postgres, 4);
+    rig.createOrdersTable();
+    boolean joined = mode == Mode.joined || mode == Mode.relaxedJoined;
+    boolean relaxed = mode == Mode.relaxed || mode == Mode.relaxedJoined;
+    Idempotency.install(IdempotencyConfig.builder().store(rig.storeBuilder()
+        .transactionMode(joined ? TransactionMode.JOINED : TransactionMode.INDEPENDENT)
+        .relaxedClaimDurability(relaxed)
+        .build()).build());
+  }
+
+  @TearDown
+  public void tearDown() {
+    try {
+      long done = rig.count(SqlRig.ORDERS);
+      if (done != orders.executions.get()) {
+        throw new IllegalStateException(mode + ": " + orders.executions.get() + " executions, " + done + " orders");
+      }
+    } finally {
+      Idempotency.uninstall();
+      rig.close();
+    }
+  }
+
+  @Benchmark
+  public Receipt firstCall() {
+    String key = keys.fresh();
+    return rig.jdbi.inTransaction(h -> mode == Mode.businessOnly
+        ? orders.placePlain(h, key, 1999)
+        : orders.place(h, key, 1999));
+  }
+}

@@ -1,0 +1,100 @@
+package io.idempotent.benchmarks;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Scenario 1, in memory: a plain call, the woven {@code @Idempotent} call on the Caffeine store (with
+ * and without the argument fingerprint) and the hand-written equivalent, for a first call with a fresh
+ * key and for a replay of a completed key.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 10, time = 1)
+@Fork(1)
+public class InMemoryBenchmark {
+
+  /** The implementations compared. */
+  public enum Impl {
+    plain, idempotent, idempotentNoFingerprint, handWritten, handWrittenNoFingerprint
+  }
+
+  /** What one benchmarked call does. */
+  interface Caller {
+    Receipt call(String orderId, long cents);
+  }
+
+  @Param
+  public Impl impl;
+
+  private final Charges charges = new Charges();
+  private final Keys keys = new Keys();
+  private Caller caller;
+  private boolean replayRun;
+  private long executionsAfterSetup;
+
+  @Setup
+  public void setUp(BenchmarkParams params) {
+    Idempotency.install(IdempotencyConfig.builder().store(CaffeineIdempotencyStore.builder().build()).build());
+    caller = caller(impl, charges);
+    for (String key : keys.replayKeys()) {
+      caller.call(key, 1999);
+    }
+    replayRun = params.getBenchmark().endsWith(".replay");
+    executionsAfterSetup = charges.executions.get();
+  }
+
+  static Caller caller(Impl impl, Charges charges) {
+    return switch (impl) {
+      case plain -> charges::plain;
+      case idempotent -> charges::charge;
+      case idempotentNoFingerprint -> charges::chargeUnchecked;
+      case handWritten -> handWritten(charges, true, Charges.CHARGE);
+      case handWrittenNoFingerprint -> handWritten(charges, false, Charges.CHARGE_UNCHECKED);
+    };
+  }
+
+  private static Caller handWritten(Charges charges, boolean checkFingerprint, String name) {
+    HandWrittenMemory memory = new HandWrittenMemory(checkFingerprint);
+    return (orderId, cents) -> memory.call(name, orderId, new Object[] {orderId, cents},
+        () -> {
+          charges.executions.incrementAndGet();
+          return Receipt.of(orderId, cents);
+        });
+  }
+
+  @TearDown
+  public void tearDown() {
+    if (replayRun && impl != Impl.plain && charges.executions.get() != executionsAfterSetup) {
+      throw new IllegalStateException(impl + ": a replay ran the method");
+    }
+    Idempotency.uninstall();
+  }
+
+  @Benchmark
+  public Receipt firstCall() {
+    return caller.call(keys.fresh(), 1999);
+  }
+
+  @Benchmark
+  public Receipt replay() {
+    return caller.call(keys.replay(), 1999);
+  }
+}
