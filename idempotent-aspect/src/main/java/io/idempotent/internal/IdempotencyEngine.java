@@ -44,6 +44,12 @@ public final class IdempotencyEngine {
   private final LeaseRenewer renewer;
   private final String ownerPrefix;
   private final AtomicLong ownerCounter = new AtomicLong();
+  /**
+   * An owner token that no claim has written yet. A call takes it and gives it back only when every
+   * claim it made found a live record (a replay), so a replay makes no token and each claim that may
+   * have written one gets a token of its own.
+   */
+  private final ThreadLocal<String> unusedOwner = new ThreadLocal<>();
 
   public IdempotencyEngine(IdempotencyConfig config) {
     this.config = config;
@@ -76,7 +82,8 @@ public final class IdempotencyEngine {
   public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     // a call refused without running leaves no outcome behind, never a stale one from an earlier call
-    LAST.remove();
+    // (set, not remove: the thread keeps its entry instead of making a new one per call)
+    LAST.set(null);
     if (!config.enabled()) {
       LAST.set(CallOutcome.UNPROTECTED);
       return invocation.proceed();
@@ -96,7 +103,7 @@ public final class IdempotencyEngine {
     String storedKey = StoredKeys.compose(plan.name, scope, key, store.maxKeyLength());
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
-    String owner = ownerPrefix + Long.toString(ownerCounter.incrementAndGet(), 36);
+    String owner = takeOwner();
     long waitDeadline = Long.MIN_VALUE;
     while (true) {
       ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
@@ -109,6 +116,7 @@ public final class IdempotencyEngine {
       IdempotencyRecord record = claim.existing();
       checkFingerprint(plan, record, fingerprint, storedKey);
       if (record.state() == RecordState.COMPLETED) {
+        unusedOwner.set(owner); // every claim of this call found a live record: the token was never written
         return replay(plan, record.outcome(), storedKey);
       }
       switch (plan.onInProgress) {
@@ -142,6 +150,15 @@ public final class IdempotencyEngine {
         }
       }
     }
+  }
+
+  private String takeOwner() {
+    String owner = unusedOwner.get();
+    if (owner == null) {
+      return ownerPrefix + Long.toString(ownerCounter.incrementAndGet(), 36);
+    }
+    unusedOwner.set(null);
+    return owner;
   }
 
   private ClaimResult claim(

@@ -60,8 +60,34 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     return new Builder();
   }
 
-  /** One stored record. Immutable; every change replaces it atomically. */
-  private record Entry(RecordState state, String fingerprint, String owner, StoredOutcome outcome, long deadline) {
+  /**
+   * One stored record. Immutable; every change replaces it atomically. A completed entry holds the
+   * claim result that replays it, made once, so that a replay allocates nothing here.
+   */
+  private static final class Entry {
+    final RecordState state;
+    final String fingerprint;
+    final String owner;
+    final long deadline;
+    private final ClaimResult replay;
+
+    private Entry(RecordState state, String fingerprint, String owner, long deadline, ClaimResult replay) {
+      this.state = state;
+      this.fingerprint = fingerprint;
+      this.owner = owner;
+      this.deadline = deadline;
+      this.replay = replay;
+    }
+
+    static Entry inProgress(String fingerprint, String owner, long deadline) {
+      return new Entry(RecordState.IN_PROGRESS, fingerprint, owner, deadline, null);
+    }
+
+    static Entry completed(String key, String fingerprint, StoredOutcome outcome, long deadline) {
+      ClaimResult replay = ClaimResult.existing(IdempotencyRecord.completed(key, fingerprint, outcome));
+      return new Entry(RecordState.COMPLETED, fingerprint, null, deadline, replay);
+    }
+
     boolean liveAt(long now) {
       return deadline - now > 0;
     }
@@ -70,8 +96,13 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
       return state == RecordState.IN_PROGRESS && this.owner.equals(owner);
     }
 
+    /** The claim result of a caller who finds this entry live. */
+    ClaimResult asExisting(String key) {
+      return replay != null ? replay : ClaimResult.existing(toRecord(key));
+    }
+
     IdempotencyRecord toRecord(String key) {
-      return new IdempotencyRecord(key, state, fingerprint, owner, outcome);
+      return replay != null ? replay.existing() : IdempotencyRecord.inProgress(key, fingerprint, owner);
     }
   }
 
@@ -107,17 +138,17 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     long now = ticker.read();
     Entry live = map.get(key);
     if (live != null && live.liveAt(now)) {
-      return ClaimResult.existing(live.toRecord(key)); // a replay or duplicate: a read, no write
+      return live.asExisting(key); // a replay or duplicate: a read, no write
     }
     long deadline = deadline(now, lease);
     ClaimResult[] result = new ClaimResult[1];
     map.compute(key, (k, e) -> {
       if (e != null && e.liveAt(now)) {
-        result[0] = ClaimResult.existing(e.toRecord(k));
+        result[0] = e.asExisting(k);
         return e;
       }
       result[0] = e != null && e.state == RecordState.IN_PROGRESS ? ClaimResult.takenOver() : ClaimResult.acquired();
-      return new Entry(RecordState.IN_PROGRESS, fingerprint, owner, null, deadline);
+      return Entry.inProgress(fingerprint, owner, deadline);
     });
     return result[0];
   }
@@ -133,7 +164,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
         return e;
       }
       done[0] = true;
-      return new Entry(RecordState.COMPLETED, e.fingerprint, null, outcome, deadline);
+      return Entry.completed(k, e.fingerprint, outcome, deadline);
     });
     return done[0];
   }
@@ -161,7 +192,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
         return e;
       }
       done[0] = true;
-      return new Entry(RecordState.IN_PROGRESS, e.fingerprint, owner, null, deadline);
+      return Entry.inProgress(e.fingerprint, owner, deadline);
     });
     return done[0];
   }
