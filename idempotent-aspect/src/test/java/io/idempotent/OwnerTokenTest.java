@@ -98,7 +98,8 @@ class OwnerTokenTest {
       for (int t = 0; t < 8; t++) {
         futures.add(pool.submit(() -> {
           for (int i = 0; i < 500; i++) {
-            call("shared-" + (i % 100));
+            String key = "shared-" + (i % 100);
+            idempotency.call("tokens", String.class).key(key).onInProgress(OnInProgress.WAIT).run(() -> key);
           }
         }));
       }

@@ -20,11 +20,11 @@ final class CamelPeer implements AutoCloseable {
     repository.start();
   }
 
-  Receipt first(String orderId, long cents, Charges charges) {
+  <T> T first(String orderId, java.util.function.Supplier<T> body) {
     if (!repository.add(orderId)) {
       throw new IllegalStateException("duplicate");
     }
-    Receipt r = charges.plain(orderId, cents);
+    T r = body.get();
     repository.confirm(orderId);
     return r;
   }

@@ -21,7 +21,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Scenario 3, commit cost on PostgreSQL: a first call of a business method that inserts an order in
  * its own transaction. Independent mode commits three times (claim, completion, business
  * transaction); joined mode twice (the completion commits with the order); a relaxed claim does not
- * wait for its WAL flush. {@code businessOnly} is the transaction with no idempotency, for reference.
+ * wait for its WAL flush. {@code businessOnly} is the transaction with no idempotency, for reference;
+ * {@code camel} is the peer around the same transaction ({@code add} commits on its own, then the
+ * order commits).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,7 +35,7 @@ public class CommitCostBenchmark {
 
   /** How the store commits. */
   public enum Mode {
-    businessOnly, independent, joined, relaxed, relaxedJoined
+    businessOnly, independent, joined, relaxed, relaxedJoined, camel
   }
 
   @Param
@@ -42,6 +44,7 @@ public class CommitCostBenchmark {
   private final Orders orders = new Orders();
   private final Keys keys = new Keys();
   private SqlRig rig;
+  private CamelPeer camel;
 
   @Setup
   public void setUp() {
@@ -49,7 +52,9 @@ public class CommitCostBenchmark {
     rig.createOrdersTable();
     boolean joined = mode == Mode.joined || mode == Mode.relaxedJoined;
     boolean relaxed = mode == Mode.relaxed || mode == Mode.relaxedJoined;
-    Idempotency.install(IdempotencyConfig.builder().store(rig.storeBuilder()
+    rig.createCamelTable();
+    camel = new CamelPeer(rig.pool, "bench.place");
+    Idempotency.install(IdempotencyConfig.builder().store((joined ? rig.joinedStoreBuilder() : rig.storeBuilder())
         .transactionMode(joined ? TransactionMode.JOINED : TransactionMode.INDEPENDENT)
         .relaxedClaimDurability(relaxed)
         .build()).build());
@@ -64,6 +69,7 @@ public class CommitCostBenchmark {
       }
     } finally {
       Idempotency.uninstall();
+      camel.close();
       rig.close();
     }
   }
@@ -71,8 +77,10 @@ public class CommitCostBenchmark {
   @Benchmark
   public Receipt firstCall() {
     String key = keys.fresh();
-    return rig.jdbi.inTransaction(h -> mode == Mode.businessOnly
-        ? orders.placePlain(h, key, 1999)
-        : orders.place(h, key, 1999));
+    return rig.jdbi.inTransaction(h -> switch (mode) {
+      case businessOnly -> orders.placePlain(h, key, 1999);
+      case camel -> camel.first(key, () -> orders.placePlain(h, key, 1999));
+      default -> orders.place(h, key, 1999);
+    });
   }
 }

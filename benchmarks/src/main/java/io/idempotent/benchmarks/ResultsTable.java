@@ -145,6 +145,10 @@ public final class ResultsTable {
         null, 0, 0);
     row("3 commit cost", "business transaction alone / independent", cc, "mode=businessOnly", cc,
         "mode=independent", null, 0, 0);
+    for (String mode : new String[] {"independent", "joined", "relaxed", "relaxedJoined"}) {
+      row("3 commit cost", mode + " / Camel add + confirm around the same transaction", cc, "mode=" + mode, cc,
+          "mode=camel", null, 0, 0);
+    }
     String lb = "LayeredBenchmark.replay";
     row("4 layered", "PostgreSQL replay / near-hit replay (times cheaper)", lb, "store=postgres", lb,
         "store=nearHit", "≥", 20, 0);

@@ -82,7 +82,7 @@ public class SqlBenchmark {
     return switch (impl) {
       case idempotent -> charges.charge(key, 1999);
       case handWritten -> handWritten.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
-      case camel -> camel.first(key, 1999, charges);
+      case camel -> camel.first(key, () -> charges.plain(key, 1999));
     };
   }
 

@@ -39,8 +39,16 @@ final class SqlRig implements AutoCloseable {
     dropTables();
   }
 
-  /** A builder for the store on this rig's {@code Jdbi} and table; the table is created on build. */
+  /**
+   * A builder for the store on this rig's pool and table, as an application in independent mode builds
+   * it (statements on connections borrowed from the pool); the table is created on build.
+   */
   JdbiIdempotencyStore.Builder storeBuilder() {
+    return JdbiIdempotencyStore.builder(pool).table(RECORDS).createSchema(true);
+  }
+
+  /** The same on this rig's {@code Jdbi}, which joined mode needs to find the caller's transaction. */
+  JdbiIdempotencyStore.Builder joinedStoreBuilder() {
     return JdbiIdempotencyStore.builder(jdbi).table(RECORDS).createSchema(true);
   }
 

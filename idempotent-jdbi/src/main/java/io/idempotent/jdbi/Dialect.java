@@ -1,25 +1,20 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.spi.IdempotencyRecord;
-import java.util.function.Function;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.Query;
-import org.jdbi.v3.core.statement.StatementException;
-import org.jdbi.v3.core.statement.StatementExceptions;
-import org.jdbi.v3.core.statement.Update;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /**
  * The SQL of one database. Every time comparison and every deadline is computed by the database from its
  * own clock plus a duration bound in microseconds; the application's clock is never read. Subclasses
  * supply the clock expressions, the atomic claim and the bounded purge; the fenced updates are shared.
- * Stateless after construction and thread-safe.
+ * Statements run on plain JDBC; a failed one throws an unchecked
+ * {@link io.idempotent.IdempotencyStoreException} naming its SQL but never its values. Stateless after
+ * construction and thread-safe.
  */
 abstract class Dialect {
-
-  /** Statement errors name the SQL but never the bound values: they hold keys and results (SPEC §8). */
-  private static final Function<StatementException, String> NO_ARGUMENTS = e -> e.getStatementContext() == null
-      ? e.getShortMessage()
-      : e.getShortMessage() + " [statement:\"" + e.getStatementContext().getRenderedSql() + "\"]";
 
   /** What a claim found. {@code existing} is set exactly when {@code claimed} is false. */
   record Claim(boolean claimed, boolean takenOver, IdempotencyRecord existing) {}
@@ -30,24 +25,24 @@ abstract class Dialect {
   final TableName table;
   /** The columns of {@link StoredRow}, including the remaining lifetime computed in the same statement. */
   final String rowColumns;
-  private final String completeSql;
-  private final String releaseSql;
-  private final String renewSql;
-  private final String findSql;
+  private final NamedSql completeSql;
+  private final NamedSql releaseSql;
+  private final NamedSql renewSql;
+  private final NamedSql findSql;
 
   Dialect(TableName table) {
     this.table = table;
     String t = table.qualified();
     this.rowColumns = StoredRow.COLUMNS + ", " + remainingMicros() + " AS " + StoredRow.EXPIRES_IN;
     String fenced = " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner";
-    this.completeSql = "UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
+    this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
         + deadline("ttl") + ", completed_at = " + now() + ", outcome_kind = :kind, result_json = :json,"
-        + " failure_type = :failureType, failure_message = :failureMessage" + fenced;
-    this.releaseSql = "DELETE FROM " + t + fenced;
-    this.renewSql = "UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
-        + deadline("lease") + fenced;
-    this.findSql = "SELECT " + rowColumns + " FROM " + t
-        + " WHERE idempotency_key = :key AND expires_at > " + now();
+        + " failure_type = :failureType, failure_message = :failureMessage" + fenced);
+    this.releaseSql = NamedSql.of("DELETE FROM " + t + fenced);
+    this.renewSql = NamedSql.of("UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
+        + deadline("lease") + fenced);
+    this.findSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
+        + " WHERE idempotency_key = :key AND expires_at > " + now());
   }
 
   /** The database's current time, fixed for the duration of one statement. */
@@ -67,10 +62,10 @@ abstract class Dialect {
    *
    * @return the claim, or null when a concurrent change hid the row and the claim must simply be repeated
    */
-  abstract Claim claim(Handle h, ClaimRequest r);
+  abstract Claim claim(Connection c, ClaimRequest r);
 
   /** Deletes at most {@code max} expired rows in one short statement. */
-  abstract int purgeExpired(Handle h, int max);
+  abstract int purgeExpired(Connection c, int max);
 
   /** Whether {@code sqlState} is a transient failure after which the claim may be repeated safely. */
   boolean isRetryable(String sqlState) {
@@ -78,36 +73,85 @@ abstract class Dialect {
     return "40001".equals(sqlState) || "40P01".equals(sqlState);
   }
 
-  final int complete(Handle h, String storedKey, String owner, OutcomeColumns o, long ttlMicros) {
-    return update(h, completeSql)
-        .bind("key", storedKey)
-        .bind("owner", owner)
-        .bind("ttl", ttlMicros)
-        .bind("kind", o.kind())
-        .bind("json", o.resultJson())
-        .bind("failureType", o.failureType())
-        .bind("failureMessage", o.failureMessage())
-        .execute();
+  final int complete(Connection c, String storedKey, String owner, OutcomeColumns o, long ttlMicros) {
+    try (PreparedStatement ps = completeSql.prepare(c)) {
+      completeSql.set(ps, "key", storedKey);
+      completeSql.set(ps, "owner", owner);
+      completeSql.set(ps, "ttl", ttlMicros);
+      completeSql.set(ps, "kind", o.kind());
+      completeSql.set(ps, "json", o.resultJson());
+      completeSql.set(ps, "failureType", o.failureType());
+      completeSql.set(ps, "failureMessage", o.failureMessage());
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw completeSql.failure(e);
+    }
   }
 
-  final int release(Handle h, String storedKey, String owner) {
-    return update(h, releaseSql).bind("key", storedKey).bind("owner", owner).execute();
+  final int release(Connection c, String storedKey, String owner) {
+    return fenced(c, releaseSql, storedKey, owner, -1);
   }
 
-  final int renew(Handle h, String storedKey, String owner, long leaseMicros) {
-    return update(h, renewSql).bind("key", storedKey).bind("owner", owner).bind("lease", leaseMicros).execute();
+  final int renew(Connection c, String storedKey, String owner, long leaseMicros) {
+    return fenced(c, renewSql, storedKey, owner, leaseMicros);
   }
 
-  final StoredRow find(Handle h, String storedKey) {
-    return query(h, findSql).bind("key", storedKey).map(StoredRow.MAPPER).findOne().orElse(null);
+  private static int fenced(Connection c, NamedSql sql, String storedKey, String owner, long leaseMicros) {
+    try (PreparedStatement ps = sql.prepare(c)) {
+      sql.set(ps, "key", storedKey);
+      sql.set(ps, "owner", owner);
+      if (leaseMicros >= 0) {
+        sql.set(ps, "lease", leaseMicros);
+      }
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw sql.failure(e);
+    }
   }
 
-  static Update update(Handle h, String sql) {
-    return h.createUpdate(sql).configure(StatementExceptions.class, c -> c.setMessageRendering(NO_ARGUMENTS));
+  final StoredRow find(Connection c, String storedKey) {
+    return readRow(c, findSql, storedKey);
   }
 
-  static Query query(Handle h, String sql) {
-    return h.createQuery(sql).configure(StatementExceptions.class, c -> c.setMessageRendering(NO_ARGUMENTS));
+  /** The live row of {@code storedKey} read by {@code sql} (whose only parameter is {@code :key}), or null. */
+  static StoredRow readRow(Connection c, NamedSql sql, String storedKey) {
+    try (PreparedStatement ps = sql.prepare(c)) {
+      sql.set(ps, "key", storedKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? StoredRow.read(rs, 1) : null;
+      }
+    } catch (SQLException e) {
+      throw sql.failure(e);
+    }
+  }
+
+  /** Runs an update whose only parameter is {@code :max}. */
+  static int updateWithMax(Connection c, NamedSql sql, int max) {
+    try (PreparedStatement ps = sql.prepare(c)) {
+      sql.set(ps, "max", max);
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw sql.failure(e);
+    }
+  }
+
+  /** Binds the claim's parameters that {@code sql} has (every claim statement has all four). */
+  static void bindClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
+    sql.set(ps, "key", r.storedKey());
+    sql.set(ps, "fingerprint", r.fingerprint());
+    sql.set(ps, "owner", r.owner());
+    sql.set(ps, "lease", r.leaseMicros());
+  }
+
+  /** What a claim found in {@code row}, read back after the claim: whose the row is says who holds the key. */
+  static Claim claimFrom(StoredRow row, ClaimRequest r) {
+    if (row == null) {
+      return null;
+    }
+    if (row.heldBy(r.owner())) {
+      return new Claim(true, row.takenOver(), null);
+    }
+    return new Claim(false, false, row.toRecord(r.key()));
   }
 
   /**

@@ -1,6 +1,9 @@
 package io.idempotent.jdbi;
 
-import org.jdbi.v3.core.Handle;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
 
 /**
  * H2 2.x. The claim is a {@code MERGE … USING} that inserts, or replaces an expired row, and leaves a
@@ -11,14 +14,14 @@ import org.jdbi.v3.core.Handle;
  */
 final class H2Dialect extends Dialect {
 
-  private final String mergeSql;
-  private final String readSql;
-  private final String purgeSql;
+  private final NamedSql mergeSql;
+  private final NamedSql readSql;
+  private final NamedSql purgeSql;
 
   H2Dialect(TableName table) {
     super(table);
     String t = table.qualified();
-    mergeSql = "MERGE INTO " + t + " AS r USING (VALUES (CAST(:key AS VARCHAR(" + StoredKeyEncoding.COLUMN_LENGTH
+    mergeSql = NamedSql.of("MERGE INTO " + t + " AS r USING (VALUES (CAST(:key AS VARCHAR(" + StoredKeyEncoding.COLUMN_LENGTH
         + ")))) AS s(k) ON r.idempotency_key = s.k"
         + " WHEN MATCHED AND r.expires_at <= " + now() + " THEN UPDATE SET"
         + " taken_over = (r.state = 'IN_PROGRESS'), fingerprint = :fingerprint, state = 'IN_PROGRESS',"
@@ -28,10 +31,10 @@ final class H2Dialect extends Dialect {
         + " WHEN NOT MATCHED THEN INSERT (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " lease_until, expires_at, created_at)"
         + " VALUES (s.k, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
-        + deadline("lease") + ", " + now() + ")";
-    readSql = "SELECT " + rowColumns + " FROM " + t
-        + " WHERE idempotency_key = :key AND expires_at > " + now();
-    purgeSql = "DELETE FROM " + t + " WHERE expires_at < " + now() + " FETCH FIRST :max ROWS ONLY";
+        + deadline("lease") + ", " + now() + ")");
+    readSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
+        + " WHERE idempotency_key = :key AND expires_at > " + now());
+    purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE expires_at < " + now() + " FETCH FIRST :max ROWS ONLY");
   }
 
   @Override
@@ -56,25 +59,18 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  Claim claim(Handle h, ClaimRequest r) {
-    update(h, mergeSql)
-        .bind("key", r.storedKey())
-        .bind("fingerprint", r.fingerprint())
-        .bind("owner", r.owner())
-        .bind("lease", r.leaseMicros())
-        .execute();
-    StoredRow row = query(h, readSql).bind("key", r.storedKey()).map(StoredRow.MAPPER).findOne().orElse(null);
-    if (row == null) {
-      return null;
+  Claim claim(Connection c, ClaimRequest r) {
+    try (PreparedStatement ps = mergeSql.prepare(c)) {
+      bindClaim(mergeSql, ps, r);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw mergeSql.failure(e);
     }
-    if (row.heldBy(r.owner())) {
-      return new Claim(true, row.takenOver(), null);
-    }
-    return new Claim(false, false, row.toRecord(r.key()));
+    return claimFrom(readRow(c, readSql, r.storedKey()), r);
   }
 
   @Override
-  int purgeExpired(Handle h, int max) {
-    return update(h, purgeSql).bind("max", max).execute();
+  int purgeExpired(Connection c, int max) {
+    return updateWithMax(c, purgeSql, max);
   }
 }

@@ -15,9 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.StatementException;
 
 /**
  * An {@link IdempotencyStore} on one SQL table, shared by every instance of an application: the
@@ -53,6 +51,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private static final long MAX_MICROS = Duration.ofDays(36_525).toNanos() / 1_000;
 
   private final Jdbi jdbi;
+  /** Where the store's own units of work run: the data source when it was given one, else the Jdbi. */
+  private final Connections connections;
   private final SqlDialect sqlDialect;
   private final Dialect dialect;
   private final TransactionMode mode;
@@ -61,6 +61,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
+    this.connections = b.connections;
     this.sqlDialect = sqlDialect;
     this.dialect = Dialect.of(sqlDialect, b.table, b.relaxedClaimDurability);
     this.mode = b.mode;
@@ -70,12 +71,17 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
   public static Builder builder(Jdbi jdbi) {
-    return new Builder(Objects.requireNonNull(jdbi, "jdbi"));
+    return new Builder(Objects.requireNonNull(jdbi, "jdbi"), Connections.of(jdbi));
   }
 
-  /** A builder for a store on {@code dataSource}. */
+  /**
+   * A builder for a store on {@code dataSource}. Its statements then run on plain JDBC connections
+   * borrowed from it, with no handle around them: the leanest way to run the store in
+   * {@link TransactionMode#INDEPENDENT} mode.
+   */
   public static Builder builder(DataSource dataSource) {
-    return new Builder(Jdbi.create(Objects.requireNonNull(dataSource, "dataSource")));
+    Objects.requireNonNull(dataSource, "dataSource");
+    return new Builder(Jdbi.create(dataSource), Connections.of(dataSource));
   }
 
   /** The dialect in use (detected or set). */
@@ -107,8 +113,16 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
     for (int attempt = 1; ; attempt++) {
       try {
-        independent(h -> {
-          statements.forEach(h::execute);
+        connections.run(c -> {
+          try (var statement = c.createStatement()) {
+            for (String sql : statements) {
+              try {
+                statement.execute(sql);
+              } catch (SQLException e) {
+                throw NamedSql.failure(e, sql);
+              }
+            }
+          }
           return null;
         });
         return;
@@ -129,8 +143,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     for (int attempt = 1; ; attempt++) {
       Dialect.Claim claim;
       try {
-        claim = independent(h -> dialect.claim(h, request));
-      } catch (StatementException e) {
+        claim = connections.run(c -> dialect.claim(c, request));
+      } catch (RuntimeException e) {
         if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
           throw e;
         }
@@ -157,14 +171,14 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (mode == TransactionMode.JOINED) {
       return jdbi.withHandle(h -> {
         if (!h.isInTransaction()) {
-          return dialect.complete(h, storedKey, owner, columns, ttlMicros) == 1;
+          return dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros) == 1;
         }
         // registered first, so that a rollback for any reason (even this update failing) frees the key
         h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
         return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
       });
     }
-    return independent(h -> dialect.complete(h, storedKey, owner, columns, ttlMicros)) == 1;
+    return connections.run(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
   }
 
   /**
@@ -178,7 +192,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       Handle h, String storedKey, String owner, OutcomeColumns columns, long ttlMicros) {
     int updated;
     try {
-      updated = dialect.complete(h, storedKey, owner, columns, ttlMicros);
+      updated = dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros);
     } catch (RuntimeException e) {
       throw IdempotencyStoreException.rollbackRequired(
           "Could not record the outcome inside the caller's transaction; the transaction must roll back so"
@@ -195,7 +209,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   private void releaseAfterRollback(String storedKey, String owner) {
     try {
-      independent(h -> dialect.release(h, storedKey, owner));
+      connections.run(c -> dialect.release(c, storedKey, owner));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "The caller's transaction rolled back, but its idempotency claim could not be"
           + " released; the key stays in progress until its lease expires", e);
@@ -205,19 +219,19 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public boolean release(String key, String owner) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return independent(h -> dialect.release(h, storedKey, owner)) == 1;
+    return connections.run(c -> dialect.release(c, storedKey, owner)) == 1;
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return independent(h -> dialect.renew(h, storedKey, owner, micros(lease))) == 1;
+    return connections.run(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
     String storedKey = StoredKeyEncoding.encode(key);
-    StoredRow row = independent(h -> dialect.find(h, storedKey));
+    StoredRow row = connections.run(c -> dialect.find(c, storedKey));
     return Optional.ofNullable(row).map(r -> r.toRecord(key));
   }
 
@@ -226,7 +240,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (maxRecords <= 0) {
       return 0;
     }
-    return independent(h -> dialect.purgeExpired(h, maxRecords));
+    return connections.run(c -> dialect.purgeExpired(c, maxRecords));
   }
 
   /**
@@ -284,21 +298,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     owned.add(resource);
   }
 
-  /**
-   * Runs {@code callback} on a handle of its own, never one the caller has open on this thread
-   * ({@code Jdbi#withHandle} would reuse that one), and commits before returning.
-   */
-  private <R> R independent(HandleCallback<R, RuntimeException> callback) {
-    try (Handle h = jdbi.open()) {
-      if (h.getConnection().getAutoCommit()) {
-        return callback.withHandle(h);
-      }
-      return h.inTransaction(callback);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Cannot read the connection's auto-commit mode", e);
-    }
-  }
-
   private static String sqlState(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException s && s.getSQLState() != null) {
@@ -339,6 +338,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   public static final class Builder {
     private final Jdbi jdbi;
+    private final Connections connections;
     private TableName table = TableName.of(SchemaScript.DEFAULT_TABLE);
     private SqlDialect dialect;
     private TransactionMode mode = TransactionMode.INDEPENDENT;
@@ -346,8 +346,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     private boolean relaxedClaimDurability;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
-    private Builder(Jdbi jdbi) {
+    private Builder(Jdbi jdbi, Connections connections) {
       this.jdbi = jdbi;
+      this.connections = connections;
     }
 
     /**

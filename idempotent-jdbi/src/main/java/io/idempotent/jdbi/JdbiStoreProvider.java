@@ -9,7 +9,6 @@ import io.idempotent.spi.StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Provides the table store as {@code jdbi}, on a HikariCP pool built from properties under
@@ -90,7 +89,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
       throw new IdempotencyConfigurationException("Cannot connect the jdbi idempotency store to " + where(url), e);
     }
     try {
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(Jdbi.create(pool))
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool)
           .table(table)
           .transactionMode(mode)
           .createSchema(createSchema)

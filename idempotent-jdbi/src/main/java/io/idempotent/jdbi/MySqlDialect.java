@@ -1,6 +1,10 @@
 package io.idempotent.jdbi;
 
-import org.jdbi.v3.core.Handle;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 
 /**
  * MariaDB and MySQL. The claim is an {@code INSERT … ON DUPLICATE KEY UPDATE} whose every assignment is
@@ -17,16 +21,16 @@ import org.jdbi.v3.core.Handle;
 final class MySqlDialect extends Dialect {
 
   private final boolean returning;
-  private final String claimSql;
-  private final String readSql;
-  private final String purgeSql;
+  private final NamedSql claimSql;
+  private final NamedSql readSql;
+  private final NamedSql purgeSql;
 
   MySqlDialect(TableName table, boolean returning) {
     super(table);
     this.returning = returning;
     String t = table.qualified();
     String expired = "expires_at <= " + now();
-    claimSql = "INSERT INTO " + t + " (idempotency_key, fingerprint, state, owner_token, taken_over,"
+    claimSql = NamedSql.of("INSERT INTO " + t + " (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " lease_until, expires_at, created_at)"
         + " VALUES (:key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
         + deadline("lease") + ", " + now() + ")"
@@ -43,10 +47,10 @@ final class MySqlDialect extends Dialect {
         + " failure_type = IF(" + expired + ", NULL, failure_type),"
         + " failure_message = IF(" + expired + ", NULL, failure_message),"
         + " expires_at = IF(" + expired + ", " + deadline("lease") + ", expires_at)"
-        + (returning ? " RETURNING " + rowColumns : "");
-    readSql = "SELECT " + rowColumns + " FROM " + t
-        + " WHERE idempotency_key = :key AND expires_at > " + now();
-    purgeSql = "DELETE FROM " + t + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max";
+        + (returning ? " RETURNING " + rowColumns : ""));
+    readSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
+        + " WHERE idempotency_key = :key AND expires_at > " + now());
+    purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max");
   }
 
   @Override
@@ -65,39 +69,30 @@ final class MySqlDialect extends Dialect {
   }
 
   @Override
-  Claim claim(Handle h, ClaimRequest r) {
-    StoredRow row;
-    if (returning) {
-      row = query(h, claimSql)
-          .bind("key", r.storedKey())
-          .bind("fingerprint", r.fingerprint())
-          .bind("owner", r.owner())
-          .bind("lease", r.leaseMicros())
-          .map(StoredRow.MAPPER)
-          .findOne()
-          .orElse(null);
-    } else {
-      update(h, claimSql)
-          .bind("key", r.storedKey())
-          .bind("fingerprint", r.fingerprint())
-          .bind("owner", r.owner())
-          .bind("lease", r.leaseMicros())
-          .execute();
+  Claim claim(Connection c, ClaimRequest r) {
+    StoredRow row = null;
+    try (PreparedStatement ps = claimSql.prepare(c)) {
+      bindClaim(claimSql, ps, r);
+      if (returning) {
+        try (ResultSet rs = ps.executeQuery()) {
+          row = rs.next() ? StoredRow.read(rs, 1) : null;
+        }
+      } else {
+        ps.executeUpdate();
+      }
+    } catch (SQLException e) {
+      throw claimSql.failure(e);
+    }
+    if (!returning) {
       // autocommit: the row may have changed since, which is fine (any live row is an answer), or be
       // gone (released or purged), after which the claim is repeated
-      row = query(h, readSql).bind("key", r.storedKey()).map(StoredRow.MAPPER).findOne().orElse(null);
+      row = readRow(c, readSql, r.storedKey());
     }
-    if (row == null) {
-      return null;
-    }
-    if (row.heldBy(r.owner())) {
-      return new Claim(true, row.takenOver(), null);
-    }
-    return new Claim(false, false, row.toRecord(r.key()));
+    return claimFrom(row, r);
   }
 
   @Override
-  int purgeExpired(Handle h, int max) {
-    return update(h, purgeSql).bind("max", max).execute();
+  int purgeExpired(Connection c, int max) {
+    return updateWithMax(c, purgeSql, max);
   }
 }

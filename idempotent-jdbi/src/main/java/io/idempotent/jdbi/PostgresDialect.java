@@ -1,7 +1,9 @@
 package io.idempotent.jdbi;
 
-import java.util.List;
-import org.jdbi.v3.core.Handle;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /**
  * PostgreSQL. The claim is one statement: an {@code INSERT … ON CONFLICT DO UPDATE … WHERE <expired>}
@@ -19,8 +21,8 @@ import org.jdbi.v3.core.Handle;
  */
 final class PostgresDialect extends Dialect {
 
-  private final String claimSql;
-  private final String purgeSql;
+  private final NamedSql claimSql;
+  private final NamedSql purgeSql;
 
   PostgresDialect(TableName table, boolean relaxedClaim) {
     super(table);
@@ -29,7 +31,7 @@ final class PostgresDialect extends Dialect {
     // reaches ON CONFLICT locks the conflicting row even when its WHERE leaves it alone, and that lock
     // gives the statement a transaction id, whose commit then waits for a WAL flush. Read-only, a
     // replay commits nothing and costs no fsync.
-    claimSql = "WITH claimed AS ("
+    claimSql = NamedSql.of("WITH claimed AS ("
         + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " lease_until, expires_at, created_at)"
         + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
@@ -50,11 +52,11 @@ final class PostgresDialect extends Dialect {
         + " UNION ALL"
         + " SELECT FALSE AS claimed, " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now()
-        + " AND NOT EXISTS (SELECT 1 FROM claimed)";
+        + " AND NOT EXISTS (SELECT 1 FROM claimed)");
     // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now
-    purgeSql = "DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
+    purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
         + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max FOR UPDATE SKIP LOCKED)"
-        + " AND expires_at < " + now();
+        + " AND expires_at < " + now());
   }
 
   @Override
@@ -75,26 +77,27 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  Claim claim(Handle h, ClaimRequest r) {
-    List<Object[]> rows = query(h, claimSql)
-        .bind("key", r.storedKey())
-        .bind("fingerprint", r.fingerprint())
-        .bind("owner", r.owner())
-        .bind("lease", r.leaseMicros())
-        .map((rs, ctx) -> new Object[] {rs.getBoolean("claimed"), StoredRow.read(rs, ctx)})
-        .list();
-    if (rows.isEmpty()) {
-      return null;
+  Claim claim(Connection c, ClaimRequest r) {
+    try (PreparedStatement ps = claimSql.prepare(c)) {
+      bindClaim(claimSql, ps, r);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        boolean claimed = rs.getBoolean(1);
+        StoredRow row = StoredRow.read(rs, 2);
+        if (claimed) {
+          return new Claim(true, row.takenOver(), null);
+        }
+        return new Claim(false, false, row.toRecord(r.key()));
+      }
+    } catch (SQLException e) {
+      throw claimSql.failure(e);
     }
-    StoredRow row = (StoredRow) rows.get(0)[1];
-    if ((Boolean) rows.get(0)[0]) {
-      return new Claim(true, row.takenOver(), null);
-    }
-    return new Claim(false, false, row.toRecord(r.key()));
   }
 
   @Override
-  int purgeExpired(Handle h, int max) {
-    return update(h, purgeSql).bind("max", max).execute();
+  int purgeExpired(Connection c, int max) {
+    return updateWithMax(c, purgeSql, max);
   }
 }

@@ -6,7 +6,6 @@ import io.idempotent.spi.StoredOutcome;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
  * A row of the record table as the store reads it back, with how long it has left: {@code expiresInMicros}
@@ -25,7 +24,7 @@ record StoredRow(
     long expiresInMicros) {
 
   /**
-   * The table columns {@link #MAPPER} reads, in SQL; each dialect adds its expression for the remaining
+   * The table columns {@link #read} reads, in SQL and in this order; each dialect adds its expression for the remaining
    * lifetime as {@link #EXPIRES_IN} (see {@code Dialect#rowColumns}).
    */
   static final String COLUMNS =
@@ -34,19 +33,21 @@ record StoredRow(
   /** The label of the computed column holding the remaining lifetime in microseconds. */
   static final String EXPIRES_IN = "expires_in_us";
 
-  static final RowMapper<StoredRow> MAPPER = StoredRow::read;
-
-  static StoredRow read(ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx) throws SQLException {
+  /**
+   * Reads the row from the current line of {@code rs}, whose columns from {@code first} on are
+   * {@link #COLUMNS} and then {@link #EXPIRES_IN}, in that order (by position: no lookup by name).
+   */
+  static StoredRow read(ResultSet rs, int first) throws SQLException {
     return new StoredRow(
-        RecordState.valueOf(rs.getString("state")),
-        rs.getString("fingerprint"),
-        rs.getString("owner_token"),
-        rs.getBoolean("taken_over"),
-        rs.getString("outcome_kind"),
-        rs.getString("result_json"),
-        rs.getString("failure_type"),
-        rs.getString("failure_message"),
-        rs.getLong(EXPIRES_IN));
+        RecordState.valueOf(rs.getString(first)),
+        rs.getString(first + 1),
+        rs.getString(first + 2),
+        rs.getBoolean(first + 3),
+        rs.getString(first + 4),
+        rs.getString(first + 5),
+        rs.getString(first + 6),
+        rs.getString(first + 7),
+        rs.getLong(first + 8));
   }
 
   /** Whether this row is an IN_PROGRESS claim held by {@code ownerToken}. */

@@ -17,11 +17,21 @@ abstract class JdbiStoreContractTestBase extends IdempotencyStoreContract {
 
   protected abstract TestDatabase database();
 
+  /**
+   * Whether the store is built from the pool itself (statements on connections borrowed from it) rather
+   * than from a {@code Jdbi} (statements on a handle's connection).
+   */
+  protected boolean fromDataSource() {
+    return false;
+  }
+
   @Override
   protected IdempotencyStore createStore() {
     TestDatabase db = database();
     db.requireReachable();
-    return JdbiIdempotencyStore.builder(db.jdbi()).createSchema(SCHEMA_CREATED.add(db)).build();
+    JdbiIdempotencyStore.Builder builder =
+        fromDataSource() ? JdbiIdempotencyStore.builder(db.pool()) : JdbiIdempotencyStore.builder(db.jdbi());
+    return builder.createSchema(SCHEMA_CREATED.add(db)).build();
   }
 
   @Override

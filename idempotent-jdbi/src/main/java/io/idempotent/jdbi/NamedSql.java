@@ -1,0 +1,109 @@
+package io.idempotent.jdbi;
+
+import io.idempotent.IdempotencyStoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One SQL statement written with named parameters ({@code :key}), prepared as plain JDBC with positional
+ * ones. The store's statements run on plain JDBC: per call they allocate what the driver allocates and
+ * nothing else. Parsed once; immutable and thread-safe.
+ */
+final class NamedSql {
+
+  private final String sql;
+  private final String jdbcSql;
+  /** The parameter name at each position, 1-based position = index + 1. */
+  private final String[] positions;
+
+  private NamedSql(String sql, String jdbcSql, String[] positions) {
+    this.sql = sql;
+    this.jdbcSql = jdbcSql;
+    this.positions = positions;
+  }
+
+  /** Parses {@code :name} parameters outside quoted text; {@code ::} (a PostgreSQL cast) is left alone. */
+  static NamedSql of(String sql) {
+    StringBuilder jdbc = new StringBuilder(sql.length());
+    List<String> names = new ArrayList<>();
+    boolean quoted = false;
+    for (int i = 0; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (c == '\'') {
+        quoted = !quoted;
+      } else if (!quoted && c == ':' && i + 1 < sql.length() && sql.charAt(i + 1) == ':') {
+        jdbc.append("::");
+        i++;
+        continue;
+      } else if (!quoted && c == ':' && i + 1 < sql.length() && Character.isJavaIdentifierStart(sql.charAt(i + 1))) {
+        int end = i + 1;
+        while (end < sql.length() && Character.isJavaIdentifierPart(sql.charAt(end))) {
+          end++;
+        }
+        names.add(sql.substring(i + 1, end));
+        jdbc.append('?');
+        i = end - 1;
+        continue;
+      }
+      jdbc.append(c);
+    }
+    return new NamedSql(sql, jdbc.toString(), names.toArray(new String[0]));
+  }
+
+  PreparedStatement prepare(Connection c) throws SQLException {
+    return c.prepareStatement(jdbcSql);
+  }
+
+  void set(PreparedStatement ps, String name, String value) throws SQLException {
+    boolean found = false;
+    for (int i = 0; i < positions.length; i++) {
+      if (positions[i].equals(name)) {
+        ps.setString(i + 1, value);
+        found = true;
+      }
+    }
+    requireFound(found, name);
+  }
+
+  void set(PreparedStatement ps, String name, long value) throws SQLException {
+    boolean found = false;
+    for (int i = 0; i < positions.length; i++) {
+      if (positions[i].equals(name)) {
+        ps.setLong(i + 1, value);
+        found = true;
+      }
+    }
+    requireFound(found, name);
+  }
+
+  private void requireFound(boolean found, String name) {
+    if (!found) {
+      throw new IllegalArgumentException("No parameter :" + name + " in " + sql);
+    }
+  }
+
+  /** The parameter names in the order of their positions. */
+  List<String> parameters() {
+    return List.of(positions);
+  }
+
+  String jdbcSql() {
+    return jdbcSql;
+  }
+
+  /**
+   * A failed statement as the store reports it: the SQL and the driver's message, never the bound
+   * values (they hold keys and results, SPEC §8). The SQLException stays the cause, with its SQLState.
+   */
+  IdempotencyStoreException failure(SQLException e) {
+    return failure(e, sql);
+  }
+
+  static IdempotencyStoreException failure(SQLException e, String sql) {
+    return new IdempotencyStoreException("SQL statement failed (SQLState " + e.getSQLState() + "): "
+        + e.getMessage() + " [statement:\"" + sql + "\"]", e);
+  }
+}
