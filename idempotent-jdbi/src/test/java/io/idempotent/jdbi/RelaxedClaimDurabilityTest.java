@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Relaxed claim durability: claims commit asynchronously on PostgreSQL, everything else stays durable.
- * What it trades away, a claim lost in a crash of the database server, cannot be shown without
- * crashing PostgreSQL; these tests show that the setting is scoped to the claim statement's own
- * transaction, that claims still decide who runs, and that completions are written as usual.
+ * These tests show that the setting is scoped to the claim statement's own transaction, that claims
+ * still decide who runs, and that completions are written as usual. What it trades away, a claim lost
+ * in a crash of the database server, is shown on a real crash by {@code RelaxedClaimCrashTest} in the
+ * reliability suite.
  */
 class RelaxedClaimDurabilityTest {
 

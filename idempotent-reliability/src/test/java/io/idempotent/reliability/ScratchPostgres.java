@@ -1,0 +1,170 @@
+package io.idempotent.reliability;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A PostgreSQL server of the test's own (initdb into a temporary folder, a free port), which the test
+ * may crash: {@link #crash()} kills the postmaster and every backend with SIGKILL, so whatever WAL was
+ * still in shared memory is gone, as in a power cut for commits that had not reached the disk. The WAL
+ * writer sleeps {@code wal_writer_delay = 10s} between rounds, so an asynchronous commit stays unwritten
+ * for seconds. Needs the server binaries (Debian's {@code /usr/lib/postgresql/<version>/bin}, or
+ * {@code -Didempotent.test.pgBin}); as root it runs them as the {@code postgres} user. Without them the
+ * test is skipped, or fails when {@code idempotent.requireServers=true}.
+ */
+final class ScratchPostgres implements AutoCloseable {
+
+  private final Path bin;
+  private final Path dir;
+  private final int port;
+  private final boolean asPostgresUser;
+  private Process server;
+
+  private ScratchPostgres(Path bin, Path dir, int port, boolean asPostgresUser) {
+    this.bin = bin;
+    this.dir = dir;
+    this.port = port;
+    this.asPostgresUser = asPostgresUser;
+  }
+
+  /** Creates and starts a new server, or skips (fails, when servers are required) the calling test. */
+  static ScratchPostgres start() throws Exception {
+    Path bin = findBin();
+    if (bin == null) {
+      String problem = "No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
+          + " set -Didempotent.test.pgBin=<folder>.";
+      if (Boolean.getBoolean("idempotent.requireServers")) {
+        fail(problem + " Servers are required (idempotent.requireServers=true).");
+      }
+      Assumptions.abort("Skipped: " + problem);
+    }
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path dir = Files.createTempDirectory("idempotent-scratch-pg");
+    if (root) {
+      UserPrincipal postgres = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
+      Files.setOwner(dir, postgres);
+    }
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    ScratchPostgres pg = new ScratchPostgres(bin, dir, port, root);
+    pg.run(Duration.ofMinutes(2), bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(),
+        "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
+    pg.startServer();
+    return pg;
+  }
+
+  private static Path findBin() throws IOException {
+    String configured = System.getProperty("idempotent.test.pgBin");
+    if (configured != null) {
+      return Files.isExecutable(Path.of(configured, "postgres")) ? Path.of(configured) : null;
+    }
+    Path root = Path.of("/usr/lib/postgresql");
+    if (!Files.isDirectory(root)) {
+      return null;
+    }
+    try (Stream<Path> versions = Files.list(root)) {
+      return versions.map(v -> v.resolve("bin"))
+          .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("postgres")))
+          .max(Comparator.comparing(Path::toString))
+          .orElse(null);
+    }
+  }
+
+  /** Starts the server on the existing data folder (after a crash: with crash recovery) and waits for it. */
+  void startServer() throws Exception {
+    List<String> command = command(bin.resolve("postgres").toString(), "-D", dir.resolve("data").toString(),
+        "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir,
+        "-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "wal_writer_delay=10000ms",
+        "-c", "autovacuum=off", "-c", "checkpoint_timeout=1h", "-c", "max_connections=20");
+    server = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("server.log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try (Connection c = DriverManager.getConnection(url(), "postgres", "")) {
+        return;
+      } catch (SQLException e) {
+        if (!server.isAlive() || System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException("The scratch PostgreSQL did not start; its log: "
+              + Files.readString(dir.resolve("server.log")), e);
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  /** Kills the postmaster and all its processes at once with SIGKILL: nothing gets to flush anything. */
+  void crash() throws InterruptedException {
+    ProcessHandle postmaster = server.toHandle();
+    List<ProcessHandle> all = new ArrayList<>(postmaster.descendants().toList());
+    all.add(postmaster);
+    all.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle p : all) {
+      p.onExit().join();
+    }
+    server.waitFor();
+  }
+
+  String url() {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+  }
+
+  HikariDataSource pool(String name) {
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(url());
+    hc.setUsername("postgres");
+    hc.setPassword("");
+    hc.setMaximumPoolSize(2);
+    hc.setConnectionTimeout(2_000); // a crashed server is refused fast, not waited for
+    hc.setPoolName(name);
+    return new HikariDataSource(hc);
+  }
+
+  private List<String> command(String... args) {
+    List<String> command = new ArrayList<>();
+    if (asPostgresUser) {
+      command.addAll(List.of("runuser", "-u", "postgres", "--"));
+    }
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  private void run(Duration timeout, String... args) throws Exception {
+    Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", args) + " failed: " + output);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (server != null && server.isAlive()) {
+      server.destroy(); // SIGTERM: a smart shutdown
+      if (!server.waitFor(30, TimeUnit.SECONDS)) {
+        crash();
+      }
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
