@@ -3,6 +3,8 @@ package io.idempotent.benchmarks;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.internal.GlobalEngine;
+import io.idempotent.internal.MethodPlan;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,7 +35,11 @@ public class InMemoryBenchmark {
 
   /** The implementations compared. */
   public enum Impl {
-    plain, idempotent, idempotentNoFingerprint, handWritten, handWrittenNoFingerprint
+    plain, idempotent, idempotentNoFingerprint, handWritten, handWrittenNoFingerprint,
+    /** Diagnostic: the engine path the aspect takes, called directly, without AspectJ's join point. */
+    engineUnwoven,
+    /** As {@link #engineUnwoven} with the argument fingerprint switched off. */
+    engineUnwovenNoFingerprint
   }
 
   /** What one benchmarked call does. */
@@ -68,6 +74,33 @@ public class InMemoryBenchmark {
       case idempotentNoFingerprint -> charges::chargeUnchecked;
       case handWritten -> handWritten(charges, true, Charges.CHARGE);
       case handWrittenNoFingerprint -> handWritten(charges, false, Charges.CHARGE_UNCHECKED);
+      case engineUnwoven -> unwoven(charges, "charge");
+      case engineUnwovenNoFingerprint -> unwoven(charges, "chargeUnchecked");
+    };
+  }
+
+  /**
+   * What the aspect does once AspectJ has handed it the call: the plan compiled from the same
+   * annotation, the arguments as an array, the method body as the invocation. The difference between
+   * this and the woven call is what AspectJ's join point costs.
+   */
+  private static Caller unwoven(Charges charges, String annotatedMethod) {
+    MethodPlan plan;
+    try {
+      plan = MethodPlan.compile(Charges.class.getMethod(annotatedMethod, String.class, long.class),
+          new String[] {"orderId", "cents"});
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+    return (orderId, cents) -> {
+      try {
+        return (Receipt) plan.execute(GlobalEngine.get(), new Object[] {orderId, cents},
+            () -> charges.plain(orderId, cents));
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
+      }
     };
   }
 

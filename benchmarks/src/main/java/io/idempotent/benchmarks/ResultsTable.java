@@ -125,6 +125,10 @@ public final class ResultsTable {
           "impl=idempotentNoFingerprint", bench, "impl=handWrittenNoFingerprint", "≤", 1.5, 1.5);
       row("1 in memory", m + ": plain call / hand-written", bench, "impl=plain", bench, "impl=handWritten",
           null, 0, 0);
+      row("1 in memory", m + ": the engine without AspectJ's join point / hand-written", bench,
+          "impl=engineUnwoven", bench, "impl=handWritten", null, 0, 0);
+      row("1 in memory", m + ", no fingerprint: the engine without the join point / hand-written", bench,
+          "impl=engineUnwovenNoFingerprint", bench, "impl=handWrittenNoFingerprint", null, 0, 0);
     }
     for (String db : new String[] {"h2file", "h2mem", "postgres"}) {
       for (String m : new String[] {"firstCall", "replay"}) {

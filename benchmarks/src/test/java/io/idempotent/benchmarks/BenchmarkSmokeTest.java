@@ -27,8 +27,8 @@ class BenchmarkSmokeTest {
 
   /** Benchmark (class.method or class.group) → how many parameter combinations it has. */
   private static final Map<String, Integer> ALL = Map.ofEntries(
-      Map.entry("InMemoryBenchmark.firstCall", 5),
-      Map.entry("InMemoryBenchmark.replay", 5),
+      Map.entry("InMemoryBenchmark.firstCall", InMemoryBenchmark.Impl.values().length),
+      Map.entry("InMemoryBenchmark.replay", InMemoryBenchmark.Impl.values().length),
       Map.entry("SqlBenchmark.firstCall", 9),
       Map.entry("SqlBenchmark.replay", 9),
       Map.entry("CommitCostBenchmark.firstCall", CommitCostBenchmark.Mode.values().length),
