@@ -6,8 +6,10 @@ import java.sql.SQLException;
 
 
 /**
- * H2 2.x. The claim is a {@code MERGE … USING} that inserts, or replaces an expired row, and leaves a
- * live row alone; a read of the row then tells whose it is (owner tokens are unique per claim). Two
+ * H2 2.x. The claim first reads the key: a live row (a replay, a duplicate in progress) is the answer, and
+ * nothing is written. Otherwise a {@code MERGE … USING} inserts, or replaces an expired row, and leaves a
+ * live row alone (one may have appeared since the read); a second read then tells whose the row is (owner
+ * tokens are unique per claim). Two
  * concurrent merges of a new key may both try to insert: the loser gets a duplicate-key error (SQLState
  * class 23), which this dialect alone treats as "repeat the claim". H2 runs in the application's
  * process, so the second statement costs no network round trip.
@@ -60,6 +62,10 @@ final class H2Dialect extends Dialect {
 
   @Override
   Claim claim(Connection c, ClaimRequest r) {
+    StoredRow live = readRow(c, readSql, r.storedKey());
+    if (live != null) {
+      return claimFrom(live, r); // a replay or a duplicate: one read, no write
+    }
     try (PreparedStatement ps = mergeSql.prepare(c)) {
       bindClaim(mergeSql, ps, r);
       ps.executeUpdate();
