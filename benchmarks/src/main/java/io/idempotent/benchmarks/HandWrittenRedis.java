@@ -13,7 +13,8 @@ import redis.clients.jedis.params.SetParams;
  * The Redis floor: what a team writes by hand for the same guarantee. The same key string and SHA-256
  * fingerprint, {@code SET NX PX} for the claim (the value holds owner and fingerprint), the method,
  * then a small fenced compare-and-set script that replaces the claim with the JSON result and its TTL.
- * A replay is one {@code GET}. Thread-safe.
+ * A replay is the refused {@code SET NX} and a {@code GET}: two round trips, where the store's claim
+ * script answers in one. Thread-safe.
  */
 final class HandWrittenRedis {
 

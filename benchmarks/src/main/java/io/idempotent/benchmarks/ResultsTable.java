@@ -159,6 +159,7 @@ public final class ResultsTable {
     scaling();
     contention();
     purge();
+    redis();
     out.println();
   }
 
@@ -177,6 +178,18 @@ public final class ResultsTable {
         op == null ? "" : op + " " + goal, op == null ? "" : verdict(r, op, goal),
         ar == null ? "" : ar.ratio(), allocGoal <= 0 ? "" : "≤ " + allocGoal,
         allocGoal <= 0 || ar == null ? "" : verdict(ar, "≤", allocGoal));
+  }
+
+  /** Beyond the scenarios of the goals: the Redis store, measured in the same run. */
+  private void redis() {
+    for (String m : new String[] {"firstCall", "replay"}) {
+      String rb = "RedisBenchmark." + m;
+      row("Redis", m + ": @Idempotent (Redis) / hand-written SET NX", rb, "impl=idempotent", rb,
+          "impl=handWrittenSetNx", null, 0, 0);
+    }
+    String rr = "RedisBenchmark.replay";
+    row("Redis", "Redis replay / layered near-hit replay (times cheaper)", rr, "impl=idempotent", rr,
+        "impl=layeredCaffeineOverRedis", null, 0, 0);
   }
 
   private static String verdict(Value r, String op, double goal) {
