@@ -58,31 +58,33 @@ final class NamedSql {
   }
 
   void set(PreparedStatement ps, String name, String value) throws SQLException {
-    boolean found = false;
-    for (int i = 0; i < positions.length; i++) {
-      if (positions[i].equals(name)) {
-        ps.setString(i + 1, value);
-        found = true;
-      }
+    for (int i = first(name); i >= 0; i = next(name, i + 1)) {
+      ps.setString(i + 1, value);
     }
-    requireFound(found, name);
   }
 
   void set(PreparedStatement ps, String name, long value) throws SQLException {
-    boolean found = false;
-    for (int i = 0; i < positions.length; i++) {
-      if (positions[i].equals(name)) {
-        ps.setLong(i + 1, value);
-        found = true;
-      }
+    for (int i = first(name); i >= 0; i = next(name, i + 1)) {
+      ps.setLong(i + 1, value);
     }
-    requireFound(found, name);
   }
 
-  private void requireFound(boolean found, String name) {
-    if (!found) {
+  /** The first position of {@code :name}; a name the statement does not have is a programming error. */
+  private int first(String name) {
+    int i = next(name, 0);
+    if (i < 0) {
       throw new IllegalArgumentException("No parameter :" + name + " in " + sql);
     }
+    return i;
+  }
+
+  private int next(String name, int from) {
+    for (int i = from; i < positions.length; i++) {
+      if (positions[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The parameter names in the order of their positions. */
