@@ -9,10 +9,9 @@ import java.sql.SQLException;
  * H2 2.x. The claim first reads the key: a live row (a replay, a duplicate in progress) is the answer, and
  * nothing is written. Otherwise a {@code MERGE … USING} inserts, or replaces an expired row, and leaves a
  * live row alone (one may have appeared since the read); a second read then tells whose the row is (owner
- * tokens are unique per claim). Two
- * concurrent merges of a new key may both try to insert: the loser gets a duplicate-key error (SQLState
- * class 23), which this dialect alone treats as "repeat the claim". H2 runs in the application's
- * process, so the second statement costs no network round trip.
+ * tokens are unique per claim). Two concurrent merges of a new key may both try to insert: the loser
+ * gets a duplicate-key error (SQLState class 23), which this dialect alone treats as "repeat the claim".
+ * H2 runs in the application's process, so the extra statements cost no network round trip.
  */
 final class H2Dialect extends Dialect {
 

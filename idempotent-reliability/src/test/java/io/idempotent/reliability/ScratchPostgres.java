@@ -1,7 +1,5 @@
 package io.idempotent.reliability;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
@@ -18,7 +16,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A PostgreSQL server of the test's own (initdb into a temporary folder, a free port), which the test
@@ -48,12 +45,8 @@ final class ScratchPostgres implements AutoCloseable {
   static ScratchPostgres start() throws Exception {
     Path bin = findBin();
     if (bin == null) {
-      String problem = "No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
-          + " set -Didempotent.test.pgBin=<folder>.";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(problem + " Servers are required (idempotent.requireServers=true).");
-      }
-      Assumptions.abort("Skipped: " + problem);
+      Database.skipOrFail("No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
+          + " set -Didempotent.test.pgBin=<folder>.");
     }
     boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("idempotent-scratch-pg");
@@ -148,10 +141,14 @@ final class ScratchPostgres implements AutoCloseable {
   }
 
   private void run(Duration timeout, String... args) throws Exception {
-    Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes());
-    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-      throw new IllegalStateException(String.join(" ", args) + " failed: " + output);
+    Path log = dir.resolve("command.log");
+    Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(String.join(" ", args) + " did not finish in " + timeout);
+    }
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", args) + " failed: " + Files.readString(log));
     }
   }
 
