@@ -1,5 +1,6 @@
 package io.idempotent;
 
+import io.idempotent.internal.DurationLimits;
 import io.idempotent.internal.JacksonResultCodec;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.ResultCodec;
@@ -77,6 +78,12 @@ public final class IdempotencyConfig {
   public IdempotencyStore store(String name) {
     String n = name == null || name.isEmpty() ? defaultStoreName : name;
     IdempotencyStore s = stores.get(n);
+    if (s == null && !enabled && stores.isEmpty()) {
+      throw new IdempotencyConfigurationException(
+          "Idempotency is switched off (idempotent.enabled=false) and no store is configured, so there is no"
+              + " store '" + n + "' to keep one-time tokens or records in; switch it on, or install a"
+              + " configuration that registers a store");
+    }
     if (s == null) {
       throw new IdempotencyConfigurationException(
           "No idempotency store named '" + n + "'; configured stores: " + stores.keySet());
@@ -167,17 +174,18 @@ public final class IdempotencyConfig {
     }
 
     public Builder defaultTtl(Duration ttl) {
-      this.defaultTtl = positive(ttl, "defaultTtl");
+      this.defaultTtl = DurationLimits.ttl(Objects.requireNonNull(ttl, "ttl"), "defaultTtl");
       return this;
     }
 
     public Builder defaultLease(Duration lease) {
-      this.defaultLease = positive(lease, "defaultLease");
+      this.defaultLease = DurationLimits.lease(Objects.requireNonNull(lease, "lease"), "defaultLease");
       return this;
     }
 
     public Builder defaultWaitTimeout(Duration timeout) {
-      this.defaultWaitTimeout = positive(timeout, "defaultWaitTimeout");
+      this.defaultWaitTimeout =
+          DurationLimits.waitTimeout(Objects.requireNonNull(timeout, "timeout"), "defaultWaitTimeout");
       return this;
     }
 
@@ -221,14 +229,6 @@ public final class IdempotencyConfig {
                 + stores.keySet());
       }
       return new IdempotencyConfig(this);
-    }
-
-    private static Duration positive(Duration d, String what) {
-      Objects.requireNonNull(d, what);
-      if (d.isNegative() || d.isZero()) {
-        throw new IdempotencyConfigurationException(what + " must be positive, was " + d);
-      }
-      return d;
     }
   }
 }

@@ -7,4 +7,9 @@ public final class IdempotencyInProgressException extends IdempotencyException {
   public IdempotencyInProgressException(String message) {
     super(message);
   }
+
+  /** With {@code cause}: the interruption. */
+  public IdempotencyInProgressException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -7,4 +7,9 @@ public final class IdempotencyKeyException extends IdempotencyException {
   public IdempotencyKeyException(String message) {
     super(message);
   }
+
+  /** With {@code cause}: what the key expression threw. */
+  public IdempotencyKeyException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -1,5 +1,6 @@
 package io.idempotent;
 
+import io.idempotent.internal.DurationLimits;
 import io.idempotent.internal.Hashing;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.IdempotencyRecord;
@@ -30,6 +31,9 @@ public final class OneTimeTokens {
 
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ISSUED = "issued";
+  /** The issued record's fingerprint says how long the token lives, so its "used" mark lives as long. */
+  private static final String LIFETIME = "lifetime-ms:";
+  private static final Duration MIN_USED_MARK = Duration.ofDays(1);
 
   private final IdempotencyStore store;
   private final String namespace;
@@ -44,11 +48,12 @@ public final class OneTimeTokens {
 
   /** A new token, valid for {@code lifetime} until consumed. */
   public String issue(Duration lifetime) {
+    DurationLimits.ttl(Objects.requireNonNull(lifetime, "lifetime"), "The lifetime of a token in " + namespace);
     byte[] bytes = new byte[16];
     RANDOM.nextBytes(bytes);
     String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     try {
-      if (!store.claim(key(token), "", ISSUED, lifetime).claimed()) {
+      if (!store.claim(key(token), LIFETIME + lifetime.toMillis(), ISSUED, lifetime).claimed()) {
         throw new IllegalStateException("a fresh random token collided with a live one");
       }
     } catch (RuntimeException e) {
@@ -77,7 +82,7 @@ public final class OneTimeTokens {
         throw refused(IdempotencyTokenException.Reason.ALREADY_USED, key);
       }
       // the atomic step: only one consumer moves the token from issued to used
-      if (!store.complete(key, ISSUED, StoredOutcome.nullValue(), Duration.ofDays(1))) {
+      if (!store.complete(key, ISSUED, StoredOutcome.nullValue(), usedMarkLifetime(record.get()))) {
         throw refused(IdempotencyTokenException.Reason.ALREADY_USED, key);
       }
     } catch (IdempotencyTokenException e) {
@@ -95,6 +100,23 @@ public final class OneTimeTokens {
     } catch (IdempotencyTokenException e) {
       return false;
     }
+  }
+
+  /**
+   * A used token is remembered as used for as long as it could have been presented, at least a day, so
+   * a late replay of the form is told ALREADY_USED rather than UNKNOWN_OR_EXPIRED.
+   */
+  private static Duration usedMarkLifetime(IdempotencyRecord issued) {
+    String fp = issued.fingerprint();
+    if (fp.startsWith(LIFETIME)) {
+      try {
+        Duration lifetime = Duration.ofMillis(Long.parseLong(fp.substring(LIFETIME.length())));
+        return lifetime.compareTo(MIN_USED_MARK) > 0 ? lifetime : MIN_USED_MARK;
+      } catch (NumberFormatException e) {
+        return MIN_USED_MARK; // not written by this class: keep the shortest mark
+      }
+    }
+    return MIN_USED_MARK;
   }
 
   private String key(String token) {

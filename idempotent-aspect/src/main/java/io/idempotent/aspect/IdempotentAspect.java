@@ -1,6 +1,7 @@
 package io.idempotent.aspect;
 
 import io.idempotent.internal.GlobalEngine;
+import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
 import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +22,7 @@ public class IdempotentAspect {
 
   @Around("execution(@io.idempotent.Idempotent * *(..))")
   public Object around(ProceedingJoinPoint pjp) throws Throwable {
+    IdempotencyEngine.clearLastOutcome(); // also when the plan or the key expression refuses the call
     JoinPoint.StaticPart site = pjp.getStaticPart();
     MethodPlan plan = plans.get(site);
     if (plan == null) {

@@ -59,9 +59,9 @@ public final class CallPlan {
     this.name = name;
     this.description = description;
     this.storeName = storeName == null ? "" : storeName;
-    this.ttl = ttl;
-    this.lease = lease;
-    this.waitTimeout = waitTimeout;
+    this.ttl = DurationLimits.ttl(ttl, "The ttl of " + description);
+    this.lease = DurationLimits.lease(lease, "The lease of " + description);
+    this.waitTimeout = DurationLimits.waitTimeout(waitTimeout, "The waitTimeout of " + description);
     this.onInProgress = onInProgress;
     this.finalExceptions = finalExceptions.clone();
     this.checkPayload = checkPayload;

@@ -39,7 +39,7 @@ public final class EnvironmentConfiguration {
   public static IdempotencyConfig load(Map<String, String> rawProperties, ClassLoader loader) {
     Map<String, String> props = normalize(rawProperties);
     IdempotencyConfig.Builder b = IdempotencyConfig.builder();
-    boolean enabled = !"false".equalsIgnoreCase(props.getOrDefault("idempotent.enabled", "true").trim());
+    boolean enabled = enabled(props.get("idempotent.enabled"));
     b.enabled(enabled);
     duration(props, "idempotent.ttl").ifPresent(b::defaultTtl);
     duration(props, "idempotent.lease").ifPresent(b::defaultLease);
@@ -81,6 +81,17 @@ public final class EnvironmentConfiguration {
     return b.build();
   }
 
+  private static boolean enabled(String value) {
+    if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (value.trim().equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IdempotencyConfigurationException(
+        "Property idempotent.enabled is '" + value + "'; expected true or false");
+  }
+
   /** The store providers visible to {@code loader}, highest priority first. */
   public static List<IdempotencyStoreProvider> providers(ClassLoader loader) {
     List<IdempotencyStoreProvider> providers = new ArrayList<>();
@@ -109,7 +120,13 @@ public final class EnvironmentConfiguration {
       return java.util.Optional.empty();
     }
     try {
-      return java.util.Optional.of(Duration.parse(v.trim()));
+      Duration d = Duration.parse(v.trim());
+      String what = "Property " + key;
+      return java.util.Optional.of(switch (key) {
+        case "idempotent.lease" -> DurationLimits.lease(d, what);
+        case "idempotent.ttl" -> DurationLimits.ttl(d, what);
+        default -> DurationLimits.waitTimeout(d, what);
+      });
     } catch (DateTimeParseException e) {
       throw new IdempotencyConfigurationException(
           "Property " + key + " is '" + v + "'; expected an ISO-8601 duration such as PT30S");

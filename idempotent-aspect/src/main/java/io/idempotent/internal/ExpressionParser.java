@@ -125,6 +125,11 @@ public final class ExpressionParser {
       }
     }
     if (index < 0) {
+      if (!method.namesPresent()) {
+        throw error("unknown parameter '" + name + "': the class was compiled without parameter names (it sees "
+            + method.parameterList() + "); compile with -parameters (maven-compiler-plugin and"
+            + " aspectj-maven-plugin: <parameters>true</parameters>) or refer to it by position as #p0", nameStart);
+      }
       throw error("unknown parameter '" + name + "'; parameters are " + method.parameterList(), nameStart);
     }
     Class<?> type = method.parameterType(index);

@@ -73,6 +73,15 @@ public final class IdempotencyEngine {
   }
 
   /**
+   * Forgets the outcome of the thread's previous call. Every entry point calls it first, so that a call
+   * refused before it reaches the engine (a key expression that throws, a bad annotation) leaves null
+   * behind, never the outcome of an earlier call.
+   */
+  public static void clearLastOutcome() {
+    LAST.set(null);
+  }
+
+  /**
    * Runs {@code invocation} at most once per (name, scope, key).
    *
    * @param key the evaluated key (null or blank: the key is missing)
@@ -136,11 +145,27 @@ public final class IdempotencyEngine {
           };
         }
         case WAIT -> {
+          if (RunningKeys.heldByThisThread(store, storedKey)) {
+            emit(Type.IN_PROGRESS, plan, storedKey, null);
+            throw new IdempotencyInProgressException(
+                "A call of " + plan.description + " (key#" + Hashing.shortReference(storedKey) + ") was made again"
+                    + " with the same key from inside itself, on the same thread; waiting would wait for itself,"
+                    + " so the inner call did not run");
+          }
           if (waitDeadline == Long.MIN_VALUE) {
             Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
             waitDeadline = config.clock().millis() + timeout.toMillis();
           }
-          IdempotencyRecord done = awaitCompletion(plan, store, storedKey, waitDeadline);
+          IdempotencyRecord done;
+          try {
+            done = awaitCompletion(plan, store, storedKey, waitDeadline);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's thread keeps its interrupt status
+            emit(Type.IN_PROGRESS, plan, storedKey, null);
+            throw new IdempotencyInProgressException(
+                "Interrupted while waiting for a call of " + plan.description + " with the same key (key#"
+                    + Hashing.shortReference(storedKey) + ") to finish; the method did not run", e);
+          }
           emit(Type.WAITED, plan, storedKey, null);
           if (done != null) {
             checkFingerprint(plan, done, fingerprint, storedKey);
@@ -177,21 +202,32 @@ public final class IdempotencyEngine {
       throws Throwable {
     LeaseRenewer.Renewal renewal = config.leaseRenewal() ? renewer.register(plan, store, key, owner, lease) : null;
     Object result;
+    RunningKeys running = RunningKeys.enter(store, key);
     try {
       result = invocation.proceed();
     } catch (Throwable t) {
       cancel(renewal);
       onFailure(plan, store, key, owner, t);
       LAST.set(CallOutcome.EXECUTED); // it ran and threw (nested calls may have set their own outcome)
+      if (plan.shape == CallPlan.ResultShape.STAGE && plan.isFinal(t)) {
+        return CompletableFuture.failedFuture(t); // as every replay of this recorded failure will
+      }
       throw t;
+    } finally {
+      running.exit();
     }
-    if (plan.shape == CallPlan.ResultShape.STAGE && result != null) {
-      LAST.set(CallOutcome.EXECUTED);
+    // it ran: whatever recording does next, the caller's outcome is this call's, not a nested one's
+    LAST.set(CallOutcome.EXECUTED);
+    if (plan.shape == CallPlan.ResultShape.STAGE) {
+      if (result == null) {
+        cancel(renewal);
+        complete(plan, store, key, owner, null);
+        return CompletableFuture.completedFuture(null); // as every replay of a null outcome will
+      }
       return completeWhenDone(plan, store, key, owner, renewal, (CompletionStage<?>) result);
     }
     cancel(renewal);
     complete(plan, store, key, owner, result);
-    LAST.set(CallOutcome.EXECUTED);
     return result;
   }
 

@@ -90,7 +90,7 @@ public final class MethodPlan {
     } catch (Throwable t) {
       throw new IdempotencyKeyException(
           "Evaluating @Idempotent(" + attribute + " = \"" + e.source() + "\") of " + call.description
-              + " threw " + t.getClass().getName() + "; the method did not run");
+              + " threw " + t.getClass().getName() + "; the method did not run", t);
     }
   }
 
@@ -100,7 +100,7 @@ public final class MethodPlan {
     } catch (Throwable t) {
       throw new IdempotencyKeyException(
           "Evaluating @Idempotent(payload = \"" + e.source() + "\") of " + call.description + " threw "
-              + t.getClass().getName() + "; the method did not run");
+              + t.getClass().getName() + "; the method did not run", t);
     }
   }
 }
