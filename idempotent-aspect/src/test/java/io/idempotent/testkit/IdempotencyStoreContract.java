@@ -220,6 +220,19 @@ public abstract class IdempotencyStoreContract {
   }
 
   @Test
+  void complete_byLateOwnerWhomNobodyReplaced_isKept() throws Exception {
+    String k = key("a");
+    String late = owner();
+    store.claim(k, "fp", late, SHORT);
+    advancePast(SHORT.multipliedBy(2).plus(SHORT.dividedBy(2))); // well past the lease; nobody claimed
+    assertThat(store.find(k)).as("an expired claim is absent to readers").isEmpty();
+    assertThat(store.complete(k, late, value("\"late\""), LONG)).as("the late owner still holds the claim").isTrue();
+    ClaimResult again = store.claim(k, "fp", owner(), LONG);
+    assertThat(again.claimed()).as("its completion saves a second execution").isFalse();
+    assertValue(again.existing().outcome(), "\"late\"");
+  }
+
+  @Test
   void renew_byOwner_keepsTheClaimPastItsFirstLease() throws Exception {
     String k = key("a");
     String o = owner();

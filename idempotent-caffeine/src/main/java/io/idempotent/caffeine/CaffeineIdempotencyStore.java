@@ -107,15 +107,19 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
   }
 
   /**
-   * Expires completed records at their deadline. In-progress claims are kept for one more lease
-   * after theirs, so that a takeover can be told from a fresh claim and a late owner can be fenced.
+   * How long a claim whose lease ran out is kept (as absent to readers) after its lease: a late owner
+   * whom nobody replaced within it still completes, as the SPI promises, and a takeover is told from a
+   * fresh claim. Claims weigh nothing, so this costs memory only for owners that never finished.
    */
+  static final long LATE_OWNER_GRACE_NANOS = Duration.ofDays(1).toNanos();
+
+  /** Expires completed records at their deadline, in-progress claims {@link #LATE_OWNER_GRACE_NANOS} after it. */
   private static final class EntryExpiry implements Expiry<String, Entry> {
     @Override
     public long expireAfterCreate(String key, Entry e, long now) {
       long remaining = e.deadline - now;
       if (e.state == RecordState.IN_PROGRESS) {
-        remaining = remaining > Long.MAX_VALUE / 2 ? remaining : remaining * 2;
+        remaining = remaining > Long.MAX_VALUE / 2 ? remaining : remaining + LATE_OWNER_GRACE_NANOS;
       }
       return Math.max(0, remaining);
     }

@@ -32,8 +32,9 @@ import redis.clients.jedis.UnifiedJedis;
  * the fields {@code state}, {@code fingerprint}, {@code owner} and {@code lease_ms} while in progress, and
  * {@code state}, {@code fingerprint}, {@code kind}, {@code json}, {@code failure_type},
  * {@code failure_message} once completed. A completed record expires after its TTL. An in-progress record
- * expires one lease after its lease ends: during that extra lease it counts as expired (absent to
- * {@link #find}), but a new claim can still tell it was a dead owner's and report a takeover.
+ * is kept a grace period (a day, or one lease if longer; field {@code grace_ms}) after its lease ends:
+ * during it the record counts as expired (absent to {@link #find}), but a new claim can still tell it
+ * was a dead owner's and report a takeover, and a late owner whom nobody replaced still completes.
  *
  * <p><b>Durability.</b> Redis without persistence loses records on restart, failover or eviction; a lost
  * record can let a call run a second time. See the module's README for what fails closed and what does
@@ -52,6 +53,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   public static final int DEFAULT_POOL_SIZE = 16;
   /** The largest {@link Builder#maxKeyLength(int)}. */
   public static final int MAX_KEY_LENGTH_LIMIT = 65_536;
+
+  private static final long LATE_OWNER_GRACE_MILLIS = Duration.ofDays(1).toMillis();
 
   /** Longest lease or TTL kept (about 317 years); longer ones are cut to it. */
   private static final long MAX_MILLIS = 10_000_000_000_000L;
@@ -80,7 +83,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
     List<?> reply = (List<?>) LuaScript.CLAIM.run(redis, keys.of(key),
-        List.of(RedisKeys.bytes(fingerprint), RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis))));
+        List.of(RedisKeys.bytes(fingerprint), RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
+            ascii(graceMillis(leaseMillis))));
     String status = text(reply.get(0));
     return switch (status) {
       case "ACQUIRED" -> ClaimResult.acquired();
@@ -114,7 +118,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
     return done(LuaScript.RENEW.run(redis, keys.of(key),
-        List.of(RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)))));
+        List.of(RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
+            ascii(graceMillis(leaseMillis)))));
   }
 
   @Override
@@ -217,8 +222,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   }
 
   /** How long an in-progress hash is kept: its lease and one more, to tell a takeover from a fresh claim. */
+  /**
+   * How long an in-progress hash is kept after its lease: at least a day (and at least one lease), so
+   * a late owner whom nobody replaced still completes, as the SPI promises, and a takeover is told from
+   * a fresh claim. During it the record counts as expired (see claim.lua).
+   */
+  static long graceMillis(long leaseMillis) {
+    return Math.max(leaseMillis, LATE_OWNER_GRACE_MILLIS);
+  }
+
   private static long keepMillis(long leaseMillis) {
-    return 2 * leaseMillis;
+    return leaseMillis + graceMillis(leaseMillis);
   }
 
   private static String text(Object o) {
