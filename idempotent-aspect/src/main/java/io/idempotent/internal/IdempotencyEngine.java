@@ -158,7 +158,7 @@ public final class IdempotencyEngine {
           }
           IdempotencyRecord done;
           try {
-            done = awaitCompletion(plan, store, storedKey, waitDeadline);
+            done = awaitCompletion(plan, store, storedKey, waitDeadline, lease);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the caller's thread keeps its interrupt status
             emit(Type.IN_PROGRESS, plan, storedKey, null);
@@ -356,8 +356,8 @@ public final class IdempotencyEngine {
     return value;
   }
 
-  private IdempotencyRecord awaitCompletion(CallPlan plan, IdempotencyStore store, String key, long deadline)
-      throws InterruptedException {
+  private IdempotencyRecord awaitCompletion(
+      CallPlan plan, IdempotencyStore store, String key, long deadline, Duration lease) throws InterruptedException {
     long pause = 5;
     while (true) {
       long remaining = deadline - config.clock().millis();
@@ -369,7 +369,9 @@ public final class IdempotencyEngine {
       }
       CompletionStage<?> signal = store.changeSignal(key);
       if (signal != null) {
-        awaitSignal(signal, remaining); // the store tells when the record changes: no polling
+        // the store tells when the record changes, but not when the first caller's lease runs out with
+        // nobody to release it: look again at least once a lease, so a dead owner is taken over here too
+        awaitSignal(signal, Math.min(remaining, lease.toMillis()));
       } else {
         Thread.sleep(Math.min(pause, remaining));
         pause = Math.min(pause * 2, 200);

@@ -7,11 +7,13 @@ import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,10 +36,15 @@ import java.util.function.LongSupplier;
 public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   private static final System.Logger LOG = System.getLogger("io.idempotent.layered");
+  private static final int MIN_SWEEP_SIZE = 1024;
+  /** Longer durations are the same as this one for local bookkeeping (about 146 years). */
+  private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE / 2);
 
   private final IdempotencyStore near;
   private final IdempotencyStore far;
   private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  /** The in-flight map's size at which expired entries are next swept out (see {@link #sweepIfLarge}). */
+  private final AtomicInteger sweepAt = new AtomicInteger(MIN_SWEEP_SIZE);
 
   /** A claim held by a call running in this JVM. */
   private record InFlight(String owner, String fingerprint, long deadline, CompletableFuture<Void> done) {
@@ -95,7 +102,8 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     }
     ClaimResult result = far.claim(key, fingerprint, owner, lease);
     if (result.claimed()) {
-      inFlight.put(key, new InFlight(owner, fingerprint, now + lease.toNanos(), new CompletableFuture<>()));
+      inFlight.put(key, new InFlight(owner, fingerprint, deadline(now, lease), new CompletableFuture<>()));
+      sweepIfLarge(now);
     } else if (result.existing().state() == RecordState.COMPLETED) {
       cacheNear(result.existing(), now);
     }
@@ -138,7 +146,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     long now = nanoTime.getAsLong();
     boolean renewed = far.renew(key, owner, lease);
     inFlight.computeIfPresent(key, (k, f) -> !f.owner.equals(owner) ? f
-        : renewed ? new InFlight(owner, f.fingerprint, now + lease.toNanos(), f.done) : null);
+        : renewed ? new InFlight(owner, f.fingerprint, deadline(now, lease), f.done) : null);
     return renewed;
   }
 
@@ -161,7 +169,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   @Override
   public int purgeExpired(int maxRecords) {
     long now = nanoTime.getAsLong();
-    inFlight.values().removeIf(f -> !f.liveAt(now)); // claims whose owners never came back
+    dropExpired(now); // claims whose owners never came back
     int purged = far.purgeExpired(maxRecords);
     try {
       near.purgeExpired(maxRecords);
@@ -185,6 +193,45 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   @Override
   public int maxKeyLength() {
     return Math.min(near.maxKeyLength(), far.maxKeyLength());
+  }
+
+  /**
+   * Drops in-flight entries whose lease ran out (owners that never came back, one-time tokens never
+   * consumed) once the map has doubled since the last sweep: an entry ends with its claim, and the
+   * sweeps cost amortised constant time per claim.
+   */
+  private void sweepIfLarge(long now) {
+    int threshold = sweepAt.get();
+    if (inFlight.size() < threshold || !sweepAt.compareAndSet(threshold, Integer.MAX_VALUE)) {
+      return; // small enough, or another thread is sweeping
+    }
+    try {
+      dropExpired(now);
+    } finally {
+      sweepAt.set(Math.max(MIN_SWEEP_SIZE, 2 * inFlight.size()));
+    }
+  }
+
+  /** Entries in the in-flight map, live or not yet swept; for tests. */
+  int inFlightSize() {
+    return inFlight.size();
+  }
+
+  /** {@code now + d} in nanoseconds, saturating instead of overflowing for very long durations. */
+  private static long deadline(long now, Duration d) {
+    long nanos = d.compareTo(MAX_NANOS) >= 0 ? MAX_NANOS.toNanos() : d.toNanos();
+    long sum = now + nanos;
+    return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  /** Drops the in-flight entries whose lease ran out and wakes whoever waits on them. */
+  private void dropExpired(long now) {
+    for (Map.Entry<String, InFlight> e : inFlight.entrySet()) {
+      InFlight f = e.getValue();
+      if (!f.liveAt(now) && inFlight.remove(e.getKey(), f)) {
+        f.done.complete(null);
+      }
+    }
   }
 
   private void finish(String key, String owner) {

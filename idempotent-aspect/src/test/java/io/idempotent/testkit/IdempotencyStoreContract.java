@@ -14,6 +14,7 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -230,6 +231,48 @@ public abstract class IdempotencyStoreContract {
     ClaimResult again = store.claim(k, "fp", owner(), LONG);
     assertThat(again.claimed()).as("its completion saves a second execution").isFalse();
     assertValue(again.existing().outcome(), "\"late\"");
+  }
+
+  @Test
+  void claimRenewComplete_centuriesLongDurations_neitherOverflowNorLoseTheRecord() {
+    Duration centuries = ChronoUnit.CENTURIES.getDuration().multipliedBy(3);
+    String k = key("a");
+    String o = owner();
+    assertThat(store.claim(k, "fp", o, centuries).claimed()).isTrue();
+    assertThat(store.claim(k, "fp", owner(), LONG).claimed()).isFalse();
+    assertThat(store.renew(k, o, centuries)).isTrue();
+    assertThat(store.complete(k, o, value("\"v\""), centuries)).isTrue();
+    assertValue(store.find(k).orElseThrow().outcome(), "\"v\"");
+  }
+
+  @Test
+  void engine_waiterWhoseFirstCallersLeaseRanOut_takesOverAsOnEveryStore() throws Exception {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).leaseRenewal(false)
+        .defaultWaitTimeout(Duration.ofMinutes(2)).build());
+    String ns = "takeover-" + run;
+    CountDownLatch firstRunning = new CountDownLatch(1);
+    CountDownLatch firstMayEnd = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> first = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(SHORT).run(() -> {
+        firstRunning.countDown();
+        firstMayEnd.await(2, TimeUnit.MINUTES);
+        return "first";
+      }));
+      assertThat(firstRunning.await(30, TimeUnit.SECONDS)).isTrue();
+      Future<String> waiter = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(SHORT)
+          .onInProgress(OnInProgress.WAIT).run(() -> "waiter"));
+      Thread.sleep(200); // let it start waiting
+      advancePast(SHORT); // the first caller's lease runs out; it is stuck and does not renew
+      assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter takes the dead lease over and runs").isEqualTo("waiter");
+      firstMayEnd.countDown();
+      assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("first");
+      assertThat(idempotency.call(ns, String.class).key("k").execute(() -> "third").value())
+          .as("the late first caller's completion was fenced off").isEqualTo("waiter");
+    } finally {
+      firstMayEnd.countDown();
+      pool.shutdownNow();
+    }
   }
 
   @Test

@@ -67,7 +67,7 @@ public class InMemoryTestStore implements IdempotencyStore {
     if (e != null && e.deadline - now > 0) {
       return ClaimResult.existing(new IdempotencyRecord(key, e.state, e.fingerprint, e.owner, e.outcome));
     }
-    entries.put(key, new Entry(RecordState.IN_PROGRESS, fingerprint, owner, null, now + lease.toNanos()));
+    entries.put(key, new Entry(RecordState.IN_PROGRESS, fingerprint, owner, null, deadline(now, lease)));
     return e != null && e.state == RecordState.IN_PROGRESS ? ClaimResult.takenOver() : ClaimResult.acquired();
   }
 
@@ -82,7 +82,7 @@ public class InMemoryTestStore implements IdempotencyStore {
     if (encode && outcome.kind() == StoredOutcome.Kind.VALUE) {
       kept = StoredOutcome.valueJson(outcome.json());
     }
-    entries.put(key, new Entry(RecordState.COMPLETED, e.fingerprint, null, kept, nanoTime.getAsLong() + ttl.toNanos()));
+    entries.put(key, new Entry(RecordState.COMPLETED, e.fingerprint, null, kept, deadline(nanoTime.getAsLong(), ttl)));
     return true;
   }
 
@@ -104,7 +104,7 @@ public class InMemoryTestStore implements IdempotencyStore {
     if (e == null || e.state != RecordState.IN_PROGRESS || !e.owner.equals(owner)) {
       return false;
     }
-    entries.put(key, new Entry(e.state, e.fingerprint, owner, null, nanoTime.getAsLong() + lease.toNanos()));
+    entries.put(key, new Entry(e.state, e.fingerprint, owner, null, deadline(nanoTime.getAsLong(), lease)));
     return true;
   }
 
@@ -130,5 +130,11 @@ public class InMemoryTestStore implements IdempotencyStore {
       }
     }
     return removed;
+  }
+
+  /** {@code now + d}, saturating: a lease or TTL of centuries must not overflow. */
+  private static long deadline(long now, Duration d) {
+    long nanos = d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) >= 0 ? Long.MAX_VALUE / 2 : d.toNanos();
+    return now > Long.MAX_VALUE - nanos ? Long.MAX_VALUE : now + nanos;
   }
 }
