@@ -3,6 +3,7 @@ package io.idempotent.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
@@ -625,5 +626,36 @@ public abstract class IdempotencyStoreContract {
       }
     }
     assertThat(executions).as("executions").hasValue(endings.size());
+  }
+
+  @Test
+  void keys_differingOnlyInALoneSurrogate_areKeptApart() {
+    List<String> keys = List.of("a\uD800b", "a\uD801b", "a\uDC00b", "a?b", "a\uFFFDb", "a\uDBFF\uDFFFb", "\uD800",
+        "\u0000\uD800");
+    String o = owner();
+    for (String k : keys) {
+      assertThat(store.claim(key(k), "fp", o, LONG).claimed()).as("claim of key %s", keys.indexOf(k)).isTrue();
+      store.complete(key(k), o, value("\"" + keys.indexOf(k) + "\""), LONG);
+    }
+    for (String k : keys) {
+      assertValue(store.find(key(k)).orElseThrow().outcome(), "\"" + keys.indexOf(k) + "\"");
+    }
+  }
+
+  /**
+   * A codec other than the default may write a lone surrogate into its JSON as it is; whatever spelling
+   * the store keeps, the JSON read back must mean the same value.
+   */
+  @Test
+  void complete_jsonWithALoneSurrogateAndNul_readsBackAsTheSameValue() throws Exception {
+    String k = key("a");
+    String o = owner();
+    String text = "x\uD800y\uDC00z\u0000";
+    String json = "{\"s\":\"x\uD800y\uDC00z\\u0000\"}"; // raw lone surrogates, NUL escaped as JSON requires
+    store.claim(k, "fp", o, LONG);
+    assertThat(store.complete(k, o, StoredOutcome.valueJson(json), LONG)).isTrue();
+    StoredOutcome read = store.find(k).orElseThrow().outcome();
+    assertThat(read.kind()).isEqualTo(StoredOutcome.Kind.VALUE);
+    assertThat(new ObjectMapper().readTree(read.json()).get("s").textValue()).isEqualTo(text);
   }
 }
