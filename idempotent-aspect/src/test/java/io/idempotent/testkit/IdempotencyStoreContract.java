@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyTokenException;
 import io.idempotent.IdempotentCall;
 import io.idempotent.OneTimeTokens;
@@ -657,5 +658,28 @@ public abstract class IdempotencyStoreContract {
     StoredOutcome read = store.find(k).orElseThrow().outcome();
     assertThat(read.kind()).isEqualTo(StoredOutcome.Kind.VALUE);
     assertThat(new ObjectMapper().readTree(read.json()).get("s").textValue()).isEqualTo(text);
+  }
+
+  /** A result the default codec cannot encode: its only property throws when read. */
+  public static final class Unencodable {
+    public String getValue() {
+      throw new IllegalStateException("cannot be read");
+    }
+  }
+
+  /** A result that cannot be recorded fails the call and releases the key, so a retry runs again. */
+  @Test
+  void engine_resultThatCannotBeEncoded_failsTheCallAndReleasesTheKey() {
+    Idempotency idempotency = engine();
+    String ns = "unencodable-" + run;
+    AtomicInteger executions = new AtomicInteger();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(() -> idempotency.call(ns, Unencodable.class).key("k").run(() -> {
+        executions.incrementAndGet();
+        return new Unencodable();
+      })).isInstanceOf(IdempotencyResultException.class);
+    }
+    assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
+    assertThat(store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k", store.maxKeyLength()))).isEmpty();
   }
 }
