@@ -583,8 +583,10 @@ public abstract class IdempotencyStoreContract {
   void engine_callerMutatesTheListAFutureCompletedWith_replaysReturnTheRecordedList() throws Exception {
     Idempotency idempotency = engine();
     String ns = "mutable-stage-" + run;
-    Supplier<CompletableFuture<ArrayList<String>>> call = () -> idempotency.<CompletableFuture<ArrayList<String>>>call(
-        ns, resultType("stageList")).key("k").run(() -> CompletableFuture.completedFuture(new ArrayList<>(List.of("a"))));
+    Supplier<CompletableFuture<ArrayList<String>>> call = () -> idempotency
+        .<CompletableFuture<ArrayList<String>>>call(ns, resultType("stageList"))
+        .key("k")
+        .run(() -> CompletableFuture.completedFuture(new ArrayList<>(List.of("a"))));
     call.get().get(10, TimeUnit.SECONDS).add("MUTATED");
     ArrayList<String> replayed = call.get().get(10, TimeUnit.SECONDS);
     assertThat(replayed).containsExactly("a");
