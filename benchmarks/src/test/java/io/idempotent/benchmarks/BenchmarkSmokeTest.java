@@ -33,6 +33,7 @@ class BenchmarkSmokeTest {
       Map.entry("SqlBenchmark.replay", 9),
       Map.entry("CommitCostBenchmark.firstCall", CommitCostBenchmark.Mode.values().length),
       Map.entry("LayeredBenchmark.replay", 2),
+      Map.entry("ResultKeepingBenchmark.replay", ResultKeepingBenchmark.Result.values().length),
       Map.entry("RedisBenchmark.firstCall", 3),
       Map.entry("RedisBenchmark.replay", 3),
       Map.entry("ScalingBenchmark.threads01", 2),
@@ -63,7 +64,8 @@ class BenchmarkSmokeTest {
         options.exclude("RedisBenchmark");
       }
     } else {
-      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Sql)Benchmark").param("db", "h2file", "h2mem");
+      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Sql|ResultKeeping)Benchmark")
+          .param("db", "h2file", "h2mem");
     }
 
     Collection<RunResult> results = new Runner(options.build()).run();
@@ -80,7 +82,8 @@ class BenchmarkSmokeTest {
       expected.keySet().removeIf(k -> k.startsWith("Redis"));
     }
     if (!postgres) {
-      expected.keySet().removeIf(k -> !k.startsWith("InMemory") && !k.startsWith("Sql"));
+      expected.keySet().removeIf(
+          k -> !k.startsWith("InMemory") && !k.startsWith("Sql") && !k.startsWith("ResultKeeping"));
       expected.replaceAll((k, v) -> k.startsWith("Sql") ? 6 : v);
     }
     assertThat(ran).isEqualTo(expected);

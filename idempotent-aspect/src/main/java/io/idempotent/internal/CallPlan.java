@@ -39,6 +39,8 @@ public final class CallPlan {
   final boolean scoped;
   final Type resultType;
   final ResultShape shape;
+  /** Whether no value of the result type can change, so a store may keep and replay the object itself. */
+  final boolean immutableResult;
 
   @SuppressWarnings("unchecked")
   public CallPlan(
@@ -88,6 +90,7 @@ public final class CallPlan {
       shape = ResultShape.OBJECT;
       resultType = declaredReturnType;
     }
+    immutableResult = ImmutableTypes.isImmutable(resultType);
     if (onInProgress == OnInProgress.SKIP && shape == ResultShape.PRIMITIVE) {
       throw new IdempotencyConfigurationException(
           description + " uses onInProgress = SKIP but returns a primitive; SKIP needs a void, Optional or"

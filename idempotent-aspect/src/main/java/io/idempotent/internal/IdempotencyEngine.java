@@ -253,12 +253,9 @@ public final class IdempotencyEngine {
   }
 
   private void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Object result) {
-    StoredOutcome outcome = result == null
-        ? StoredOutcome.nullValue()
-        : StoredOutcome.value(result, () -> config.codec().encode(result, plan.resultType));
     boolean completed;
     try {
-      completed = store.complete(key, owner, outcome, ttl(plan));
+      completed = store.complete(key, owner, recorded(plan, result), ttl(plan));
     } catch (IdempotencyResultException e) {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
       release(plan, store, key, owner, e);
@@ -281,6 +278,24 @@ public final class IdempotencyEngine {
     } else {
       leaseLost(plan, key, "complete");
     }
+  }
+
+  /**
+   * What a store keeps of a result. A value of a type that cannot change is kept as the object itself,
+   * encoded only if the store asks. Any other value is encoded now, before the caller gets it back, and
+   * kept only as that encoding: a caller that changes the object it got can then never change what a
+   * replay returns, on any store, since every replay decodes a copy of its own.
+   *
+   * @throws io.idempotent.IdempotencyResultException if the value cannot be encoded
+   */
+  private StoredOutcome recorded(CallPlan plan, Object result) {
+    if (result == null) {
+      return StoredOutcome.nullValue();
+    }
+    if (plan.immutableResult) {
+      return StoredOutcome.value(result, () -> config.codec().encode(result, plan.resultType));
+    }
+    return StoredOutcome.valueJson(config.codec().encode(result, plan.resultType));
   }
 
   /** The method ran; its result goes back to the caller, but a retry after the lease may run it again. */
@@ -344,6 +359,7 @@ public final class IdempotencyEngine {
       }
       throw failure;
     }
+    // only a value that cannot change is kept by reference (see recorded): any other is decoded afresh
     Object value = outcome.kind() == StoredOutcome.Kind.NULL ? null
         : outcome.hasReference() ? outcome.reference()
         : config.codec().decode(outcome.json(), plan.resultType);

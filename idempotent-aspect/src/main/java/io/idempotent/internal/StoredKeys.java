@@ -3,7 +3,9 @@ package io.idempotent.internal;
 /**
  * Builds the stored key from namespace, optional scope and key so that distinct triples never give
  * the same string: name and scope are length-prefixed. Keys longer than a store's limit are replaced
- * by a hash, which cannot collide with an unhashed key since those always start with a digit.
+ * by a hash, which cannot collide with an unhashed key since those always start with a digit. The hash
+ * is over the exact characters ({@link Hashing#sha256(String)}), so keys differing only in a lone
+ * surrogate stay apart, and it is the same for every store.
  */
 public final class StoredKeys {
 

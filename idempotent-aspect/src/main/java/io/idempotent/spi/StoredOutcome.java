@@ -4,9 +4,12 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * The outcome of a completed call. In-memory stores keep the {@link #reference()} as is; stores that
- * persist call {@link #json()}, which the engine encodes lazily as the method's declared return type.
- * An outcome read back from storage has only its JSON. Immutable and thread-safe.
+ * The outcome of a completed call. In-memory stores keep it as is; stores that persist call {@link
+ * #json()}. What a store is given never changes: the engine passes a {@link #reference()} only for a
+ * value of a type that cannot change (a string, a number, an enum, a java.time value, a record of such),
+ * whose JSON it encodes lazily as the method's declared return type; any other value arrives already
+ * encoded, with no reference, and each replay decodes a copy of its own. An outcome read back from
+ * storage has only its JSON. Immutable and thread-safe.
  */
 public final class StoredOutcome {
 
@@ -47,13 +50,16 @@ public final class StoredOutcome {
     this.failureMessage = failureMessage;
   }
 
-  /** A value returned by the method; {@code encoder} produces its JSON when a store asks for it. */
+  /**
+   * A value returned by the method, kept by reference; {@code encoder} produces its JSON when a store
+   * asks for it. Only for values that cannot change: a replay may return this very object.
+   */
   public static StoredOutcome value(Object value, Supplier<String> encoder) {
     Objects.requireNonNull(value, "value");
     return new StoredOutcome(Kind.VALUE, value, true, null, Objects.requireNonNull(encoder), null, null);
   }
 
-  /** A value read back from storage as JSON. */
+  /** A value as JSON: read back from storage, or encoded when the call completed. */
   public static StoredOutcome valueJson(String json) {
     return new StoredOutcome(Kind.VALUE, null, false, Objects.requireNonNull(json, "json"), null, null, null);
   }
@@ -72,7 +78,10 @@ public final class StoredOutcome {
     return kind;
   }
 
-  /** Whether the original object is held (in-memory stores); false for outcomes read back from storage. */
+  /**
+   * Whether the original object is held: only for values that cannot change, and never for outcomes read
+   * back from storage.
+   */
   public boolean hasReference() {
     return hasReference;
   }

@@ -3,9 +3,13 @@ package io.idempotent.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyTokenException;
+import io.idempotent.IdempotentCall;
 import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
 import io.idempotent.spi.ClaimResult;
@@ -13,15 +17,19 @@ import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +37,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -494,5 +503,241 @@ public abstract class IdempotencyStoreContract {
     assertThat(answers.values()).allSatisfy(n -> assertThat(n.get()).as("answered calls per key").isEqualTo(copies));
     Optional<IdempotencyRecord> sample = store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k0", store.maxKeyLength()));
     assertThat(sample).hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(RecordState.COMPLETED));
+  }
+
+  /** Declared result types, read back by reflection so that calls carry their full generic type. */
+  @SuppressWarnings("unused")
+  private static final class ResultTypes {
+    ArrayList<String> list;
+    Optional<ArrayList<String>> optionalList;
+    CompletableFuture<ArrayList<String>> stageList;
+  }
+
+  private static Type resultType(String field) {
+    try {
+      return ResultTypes.class.getDeclaredField(field).getGenericType();
+    } catch (NoSuchFieldException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** A plain mutable result: private fields, a no-arg constructor and setters, a null deep inside. */
+  public static final class Basket {
+    private String owner;
+    private List<String> items;
+    private String note;
+
+    public Basket() {}
+
+    Basket(String owner, List<String> items, String note) {
+      this.owner = owner;
+      this.items = items;
+      this.note = note;
+    }
+
+    public String getOwner() {
+      return owner;
+    }
+
+    public void setOwner(String owner) {
+      this.owner = owner;
+    }
+
+    public List<String> getItems() {
+      return items;
+    }
+
+    public void setItems(List<String> items) {
+      this.items = items;
+    }
+
+    public String getNote() {
+      return note;
+    }
+
+    public void setNote(String note) {
+      this.note = note;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Basket b && Objects.equals(owner, b.owner) && Objects.equals(items, b.items)
+          && Objects.equals(note, b.note);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(owner, items, note);
+    }
+
+    @Override
+    public String toString() {
+      return "Basket[" + owner + ", " + items + ", " + note + "]";
+    }
+  }
+
+  private Idempotency engine() {
+    return Idempotency.create(IdempotencyConfig.builder().store(store).build());
+  }
+
+  @Test
+  void engine_callerMutatesTheReturnedList_replaysReturnTheRecordedList() {
+    Idempotency idempotency = engine();
+    String ns = "mutable-list-" + run;
+    AtomicInteger executions = new AtomicInteger();
+    Supplier<CallResult<ArrayList<String>>> call = () -> idempotency.<ArrayList<String>>call(ns, resultType("list"))
+        .key("k")
+        .execute(() -> {
+          executions.incrementAndGet();
+          return new ArrayList<>(List.of("a"));
+        });
+    ArrayList<String> first = call.get().value();
+    first.add("MUTATED");
+    CallResult<ArrayList<String>> second = call.get();
+    assertThat(second.replayed()).isTrue();
+    assertThat(second.value()).containsExactly("a");
+    second.value().add("M2");
+    CallResult<ArrayList<String>> third = call.get();
+    assertThat(third.replayed()).isTrue();
+    assertThat(third.value()).containsExactly("a");
+    assertThat(executions).hasValue(1);
+  }
+
+  @Test
+  void engine_callerMutatesTheReturnedObject_replaysReturnTheRecordedObject() {
+    Idempotency idempotency = engine();
+    String ns = "mutable-object-" + run;
+    Basket recorded = new Basket("ann", Arrays.asList("apple", null), null);
+    Supplier<CallResult<Basket>> call = () -> idempotency.call(ns, Basket.class)
+        .key("k")
+        .execute(() -> new Basket("ann", new ArrayList<>(Arrays.asList("apple", null)), null));
+    Basket first = call.get().value();
+    first.setOwner("eve");
+    first.getItems().add("MUTATED");
+    first.setNote("changed after return");
+    CallResult<Basket> second = call.get();
+    assertThat(second.replayed()).isTrue();
+    assertThat(second.value()).isEqualTo(recorded);
+    second.value().getItems().set(0, "M2");
+    assertThat(call.get().value()).isEqualTo(recorded);
+  }
+
+  @Test
+  void engine_callerMutatesTheListInsideAReturnedOptional_replaysReturnTheRecordedList() {
+    Idempotency idempotency = engine();
+    String ns = "mutable-optional-" + run;
+    Supplier<Optional<ArrayList<String>>> call = () -> idempotency.<Optional<ArrayList<String>>>call(
+        ns, resultType("optionalList")).key("k").run(() -> Optional.of(new ArrayList<>(List.of("a"))));
+    call.get().orElseThrow().add("MUTATED");
+    Optional<ArrayList<String>> replayed = call.get();
+    assertThat(replayed).hasValueSatisfying(list -> assertThat(list).containsExactly("a"));
+    replayed.orElseThrow().add("M2");
+    assertThat(call.get()).hasValueSatisfying(list -> assertThat(list).containsExactly("a"));
+  }
+
+  @Test
+  void engine_callerMutatesTheListAFutureCompletedWith_replaysReturnTheRecordedList() throws Exception {
+    Idempotency idempotency = engine();
+    String ns = "mutable-stage-" + run;
+    Supplier<CompletableFuture<ArrayList<String>>> call = () -> idempotency
+        .<CompletableFuture<ArrayList<String>>>call(ns, resultType("stageList"))
+        .key("k")
+        .run(() -> CompletableFuture.completedFuture(new ArrayList<>(List.of("a"))));
+    call.get().get(10, TimeUnit.SECONDS).add("MUTATED");
+    ArrayList<String> replayed = call.get().get(10, TimeUnit.SECONDS);
+    assertThat(replayed).containsExactly("a");
+    replayed.add("M2");
+    assertThat(call.get().get(10, TimeUnit.SECONDS)).containsExactly("a");
+  }
+
+  /** Keys as long as the store takes (hashed past its limit), differing only in their last character. */
+  @Test
+  void engine_longKeysDifferingOnlyInALoneSurrogate_areKeptApart() {
+    Idempotency idempotency = engine();
+    String ns = "surrogate-key-" + run;
+    String stem = "x".repeat(Math.min(store.maxKeyLength(), 10_000));
+    List<String> endings = List.of("\uD800", "\uD801", "\uDC00", "?", "\uFFFD");
+    assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).key(stem + ending));
+  }
+
+  /** As above for the scope: a long scope that differs only in a lone surrogate. */
+  @Test
+  void engine_longScopesDifferingOnlyInALoneSurrogate_areKeptApart() {
+    Idempotency idempotency = engine();
+    String ns = "surrogate-scope-" + run;
+    String stem = "s".repeat(Math.min(store.maxKeyLength(), 10_000));
+    List<String> endings = List.of("\uDBFF", "\uDFFF", "?");
+    assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).scope(stem + ending).key("k"));
+  }
+
+  /** Runs one call per ending, then each again: every ending must replay its own result. */
+  private static void assertDistinctCalls(
+      List<String> endings, java.util.function.Function<String, IdempotentCall<String>> call) {
+    AtomicInteger executions = new AtomicInteger();
+    for (int round = 0; round < 2; round++) {
+      for (String ending : endings) {
+        String result = call.apply(ending).run(() -> {
+          executions.incrementAndGet();
+          return "result-" + endings.indexOf(ending);
+        });
+        assertThat(result).as("the call ending in U+%04X", (int) ending.charAt(0))
+            .isEqualTo("result-" + endings.indexOf(ending));
+      }
+    }
+    assertThat(executions).as("executions").hasValue(endings.size());
+  }
+
+  @Test
+  void keys_differingOnlyInALoneSurrogate_areKeptApart() {
+    List<String> keys = List.of("a\uD800b", "a\uD801b", "a\uDC00b", "a?b", "a\uFFFDb", "a\uDBFF\uDFFFb", "\uD800",
+        "\u0000\uD800");
+    String o = owner();
+    for (String k : keys) {
+      assertThat(store.claim(key(k), "fp", o, LONG).claimed()).as("claim of key %s", keys.indexOf(k)).isTrue();
+      store.complete(key(k), o, value("\"" + keys.indexOf(k) + "\""), LONG);
+    }
+    for (String k : keys) {
+      assertValue(store.find(key(k)).orElseThrow().outcome(), "\"" + keys.indexOf(k) + "\"");
+    }
+  }
+
+  /**
+   * A codec other than the default may write a lone surrogate into its JSON as it is; whatever spelling
+   * the store keeps, the JSON read back must mean the same value.
+   */
+  @Test
+  void complete_jsonWithALoneSurrogateAndNul_readsBackAsTheSameValue() throws Exception {
+    String k = key("a");
+    String o = owner();
+    String text = "x\uD800y\uDC00z\u0000";
+    String json = "{\"s\":\"x\uD800y\uDC00z\\u0000\"}"; // raw lone surrogates, NUL escaped as JSON requires
+    store.claim(k, "fp", o, LONG);
+    assertThat(store.complete(k, o, StoredOutcome.valueJson(json), LONG)).isTrue();
+    StoredOutcome read = store.find(k).orElseThrow().outcome();
+    assertThat(read.kind()).isEqualTo(StoredOutcome.Kind.VALUE);
+    assertThat(new ObjectMapper().readTree(read.json()).get("s").textValue()).isEqualTo(text);
+  }
+
+  /** A result the default codec cannot encode: its only property throws when read. */
+  public static final class Unencodable {
+    public String getValue() {
+      throw new IllegalStateException("cannot be read");
+    }
+  }
+
+  /** A result that cannot be recorded fails the call and releases the key, so a retry runs again. */
+  @Test
+  void engine_resultThatCannotBeEncoded_failsTheCallAndReleasesTheKey() {
+    Idempotency idempotency = engine();
+    String ns = "unencodable-" + run;
+    AtomicInteger executions = new AtomicInteger();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(() -> idempotency.call(ns, Unencodable.class).key("k").run(() -> {
+        executions.incrementAndGet();
+        return new Unencodable();
+      })).isInstanceOf(IdempotencyResultException.class);
+    }
+    assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
+    assertThat(store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k", store.maxKeyLength()))).isEmpty();
   }
 }

@@ -19,8 +19,9 @@ import java.util.concurrent.ConcurrentMap;
  * An in-memory store on Caffeine, for a single JVM. Every primitive is one atomic operation on the
  * cache's map ({@code compute}, {@code computeIfPresent}); each record expires at its own deadline
  * (the lease of an in-progress claim, the TTL of a completed outcome), measured by the injected
- * {@link Ticker}. Results are kept as object references, not serialized: a caller that mutates a
- * returned object changes what later replays see.
+ * {@link Ticker}. Outcomes are kept as the engine gives them: a result of a type that cannot change
+ * (a string, a number, a record of such) by reference, any other as its JSON, decoded afresh for each
+ * replay, so that a caller who changes a returned object never changes what later replays see.
  *
  * <p><b>Bounded size.</b> {@link Builder#maximumCompleted(long)} bounds the number of COMPLETED
  * records. In-progress claims weigh nothing and are never evicted by size, so eviction can never let a

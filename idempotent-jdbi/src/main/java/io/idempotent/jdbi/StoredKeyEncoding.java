@@ -1,6 +1,5 @@
 package io.idempotent.jdbi;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -10,7 +9,8 @@ import java.util.HexFormat;
  * a row on any database. PostgreSQL text cannot hold U+0000 and no database can store a lone UTF-16
  * surrogate, so those are escaped: {@code \} becomes {@code \\}, U+0000 becomes {@code \0} and a lone
  * surrogate becomes {@code \}{@code uXXXX}. An escaped key longer than the column is replaced by
- * {@code \#} and its SHA-256; no escaped key starts with {@code \#}, so the two forms cannot collide.
+ * {@code \#} and the SHA-256 of its UTF-16 code units (the exact characters, lone surrogates included);
+ * no escaped key starts with {@code \#}, so the two forms cannot collide.
  */
 final class StoredKeyEncoding {
 
@@ -64,8 +64,14 @@ final class StoredKeyEncoding {
   private static String sha256(String s) {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
-      // the key's UTF-16 code units, so that lone surrogates hash distinctly too
-      byte[] bytes = s.getBytes(StandardCharsets.UTF_16BE);
+      // the key's UTF-16 code units, big-endian, written out by hand: the UTF-16BE charset would replace
+      // every lone surrogate with U+FFFD, and keys differing only there would share a row
+      byte[] bytes = new byte[s.length() * 2];
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        bytes[2 * i] = (byte) (c >> 8);
+        bytes[2 * i + 1] = (byte) c;
+      }
       return HexFormat.of().formatHex(md.digest(bytes));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available", e);

@@ -2,7 +2,10 @@ package io.idempotent.jdbi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -43,5 +46,23 @@ class StoredKeyEncodingTest {
     // a key that escapes past the column is hashed too
     assertThat(StoredKeyEncoding.encode("\u0000".repeat(200))).startsWith("\\#").hasSize(66);
     assertThat(StoredKeyEncoding.encode("x".repeat(StoredKeyEncoding.COLUMN_LENGTH))).hasSize(255);
+  }
+
+  @Test
+  void encode_keysHashedAfterEscaping_keepLoneSurrogatesApart() {
+    String stem = "\u0000".repeat(200);
+    Set<String> encoded = new HashSet<>();
+    for (String ending : List.of("\uD800", "\uD801", "\uDC00", "\uFFFD", "?")) {
+      String e = StoredKeyEncoding.encode(stem + ending);
+      assertThat(e).startsWith("\\#");
+      assertThat(encoded.add(e)).as("the key ending in U+%04X", (int) ending.charAt(0)).isTrue();
+    }
+  }
+
+  @Test
+  void encode_hashedWellFormedKey_keepsTheHashOfItsUtf16() throws Exception {
+    String key = "\u0000ключ-🔑".repeat(40);
+    byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_16BE));
+    assertThat(StoredKeyEncoding.encode(key)).isEqualTo("\\#" + HexFormat.of().formatHex(digest));
   }
 }

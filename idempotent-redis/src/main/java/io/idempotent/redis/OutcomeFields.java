@@ -1,5 +1,6 @@
 package io.idempotent.redis;
 
+import io.idempotent.internal.JsonText;
 import io.idempotent.spi.StoredOutcome;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.List;
  * in {@code json}; a failure keeps its exception's class name in {@code failure_type} (at most
  * {@value #MAX_TYPE_LENGTH} characters) and its message in {@code failure_message} (at most
  * {@value #MAX_MESSAGE_LENGTH}; absent when the message was null). Redis is binary-safe, so text is kept
- * as it is, NUL included.
+ * as it is, NUL included; a lone surrogate in the JSON is kept as its JSON escape, as the table store does.
  */
 final class OutcomeFields {
 
@@ -31,7 +32,9 @@ final class OutcomeFields {
     switch (outcome.kind()) {
       case VALUE -> {
         pairs.add(utf8("json"));
-        pairs.add(utf8(outcome.json()));
+        // the default codec already spells lone surrogates as JSON escapes; another codec may not, and
+        // UTF-8 would turn them into '?'
+        pairs.add(utf8(JsonText.escapeLoneSurrogates(outcome.json())));
       }
       case NULL -> { }
       case FAILURE -> {
