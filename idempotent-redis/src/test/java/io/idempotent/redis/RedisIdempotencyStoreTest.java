@@ -39,6 +39,8 @@ class RedisIdempotencyStoreTest {
     TestRedis.deleteAll(prefix);
   }
 
+  private static final long DAY_MS = Duration.ofDays(1).toMillis();
+
   private Map<String, String> hash(String key) {
     Map<String, String> out = new TreeMap<>();
     redis.hgetAll(store.redisKey(key)).forEach((k, v) ->
@@ -61,9 +63,10 @@ class RedisIdempotencyStoreTest {
     assertThat(new String(store.redisKey("order-1"), StandardCharsets.UTF_8)).isEqualTo(prefix + "order-1");
     store.claim("order-1", "fp-1", "owner-1", Duration.ofSeconds(30));
     assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-        "state", "IN_PROGRESS", "fingerprint", "fp-1", "owner", "owner-1", "lease_ms", "30000")));
-    assertThat(redis.pttl(store.redisKey("order-1"))).as("kept one more lease after the lease")
-        .isBetween(59_000L, 60_000L);
+        "state", "IN_PROGRESS", "fingerprint", "fp-1", "owner", "owner-1", "lease_ms", "30000",
+        "grace_ms", String.valueOf(DAY_MS))));
+    assertThat(redis.pttl(store.redisKey("order-1"))).as("kept a day's grace after the lease")
+        .isBetween(DAY_MS + 29_000L, DAY_MS + 30_000L);
 
     store.complete("order-1", "owner-1", StoredOutcome.value(42, () -> "{\"id\":42}"), Duration.ofHours(1));
     assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
@@ -80,8 +83,8 @@ class RedisIdempotencyStoreTest {
   void renew_extendsTheRedisExpiry() {
     store.claim("k", "fp", "o", Duration.ofSeconds(1));
     assertThat(store.renew("k", "o", Duration.ofSeconds(60))).isTrue();
-    assertThat(redis.pttl(store.redisKey("k"))).isBetween(119_000L, 120_000L);
-    assertThat(hash("k")).containsEntry("lease_ms", "60000");
+    assertThat(redis.pttl(store.redisKey("k"))).isBetween(DAY_MS + 59_000L, DAY_MS + 60_000L);
+    assertThat(hash("k")).containsEntry("lease_ms", "60000").containsEntry("grace_ms", String.valueOf(DAY_MS));
   }
 
   @Test
@@ -98,11 +101,30 @@ class RedisIdempotencyStoreTest {
   }
 
   @Test
-  void inProgressPastBothLeases_isGone_andAClaimIsAcquired() throws Exception {
+  void inProgressPastItsLease_isKeptAsExpiredForItsGrace_thenAClaimTakesItOver() throws Exception {
     store.claim("a", "fp", "o", Duration.ofMillis(100));
-    Thread.sleep(260);
-    assertThat(redis.exists(store.redisKey("a"))).isFalse();
-    assertThat(store.claim("a", "fp", "p", Duration.ofSeconds(5)).status()).isEqualTo(ClaimResult.Status.ACQUIRED);
+    Thread.sleep(200);
+    assertThat(redis.exists(store.redisKey("a"))).as("kept for a late owner").isTrue();
+    assertThat(redis.pttl(store.redisKey("a"))).isLessThanOrEqualTo(DAY_MS);
+    assertThat(store.find("a")).isEmpty();
+    assertThat(store.claim("a", "fp", "p", Duration.ofSeconds(5)).status()).isEqualTo(ClaimResult.Status.TAKEN_OVER);
+  }
+
+  @Test
+  void inProgressHashWrittenBeforeGraceExisted_countsOneLeaseAsItsGrace() throws Exception {
+    // the layout of earlier versions: no grace_ms, the hash kept two leases
+    byte[] k = store.redisKey("legacy");
+    redis.hset(k, Map.of("state".getBytes(StandardCharsets.UTF_8), "IN_PROGRESS".getBytes(StandardCharsets.UTF_8),
+        "fingerprint".getBytes(StandardCharsets.UTF_8), "fp".getBytes(StandardCharsets.UTF_8),
+        "owner".getBytes(StandardCharsets.UTF_8), "o".getBytes(StandardCharsets.UTF_8),
+        "lease_ms".getBytes(StandardCharsets.UTF_8), "1000".getBytes(StandardCharsets.UTF_8)));
+    redis.pexpire(k, 2_000);
+    assertThat(store.find("legacy")).as("within its lease").isPresent();
+    assertThat(store.claim("legacy", "fp", "p", Duration.ofSeconds(5)).claimed()).isFalse();
+    Thread.sleep(1_100);
+    assertThat(store.find("legacy")).as("past its lease").isEmpty();
+    assertThat(store.claim("legacy", "fp", "p", Duration.ofSeconds(5)).status())
+        .isEqualTo(ClaimResult.Status.TAKEN_OVER);
   }
 
   @Test
