@@ -59,6 +59,10 @@ public final class MethodSignatureInfo {
     return types[index];
   }
 
+  String parameterName(int index) {
+    return names.get(index);
+  }
+
   String parameterList() {
     return names.toString();
   }
