@@ -111,7 +111,7 @@ public final class IdempotentCall<T> {
     } catch (FingerprintException e) {
       if (e.isAbout(values)) {
         String label = "payload[" + e.argumentIndex() + "]";
-        throw e.toConfigurationError("the call " + name, label, label);
+        throw e.toConfigurationError("the call " + name, label, label, "payload(...)");
       }
       throw e;
     } catch (RuntimeException | Error e) {

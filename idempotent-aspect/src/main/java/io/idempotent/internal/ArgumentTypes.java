@@ -78,12 +78,12 @@ final class ArgumentTypes {
   static String noValueIdentity(Class<?> type) {
     for (Class<?> c : NO_VALUE_IDENTITY) {
       if (c.isAssignableFrom(type)) {
-        return "a " + type.getName() + " is a " + c.getSimpleName() + ", which has no value to compare";
+        return type.getName() + (c == type ? "" : " (a " + c.getName() + ")") + " has no value to compare";
       }
     }
     if (type.isInterface() && (type.isAnnotationPresent(FunctionalInterface.class)
         || type.getPackageName().equals("java.util.function"))) {
-      return "a " + type.getName() + " is a function (a lambda or method reference has no value to compare)";
+      return type.getName() + " is a function type: a lambda or method reference has no value to compare";
     }
     return null;
   }

@@ -290,18 +290,18 @@ final class CanonicalEncoder {
       return refused("a bare java.lang.Object has no state to compare");
     }
     if (type.isHidden() || type.isSynthetic()) {
-      return refused("a " + type.getName() + " is a lambda or generated class, which has no value to compare");
+      return refused(type.getName() + " is a lambda or generated class, which has no value to compare");
     }
     String infrastructure = ArgumentTypes.infrastructure(type);
     if (infrastructure != null) {
-      return refused("a " + type.getName() + " is infrastructure (" + infrastructure + "), not a value");
+      return refused(type.getName() + " is infrastructure (" + infrastructure + "), not a value");
     }
     String none = ArgumentTypes.noValueIdentity(type);
     if (none != null) {
       return refused(none);
     }
     if (ArgumentTypes.isJdk(type)) {
-      return refused("a " + type.getName() + " is a JDK type the fingerprint has no value rule for");
+      return refused(type.getName() + " is a JDK type the fingerprint has no value rule for");
     }
     try {
       return type.isRecord() ? recordShape(type) : fieldShape(type);
@@ -327,7 +327,7 @@ final class CanonicalEncoder {
     List<Field> fields = new ArrayList<>();
     for (Class<?> c = type; c != Object.class; c = c.getSuperclass()) {
       if (ArgumentTypes.isJdk(c)) {
-        return refused("a " + type.getName() + " extends " + c.getName()
+        return refused(type.getName() + " extends " + c.getName()
             + ", a JDK class whose state cannot be read");
       }
       for (Field f : c.getDeclaredFields()) {

@@ -76,9 +76,11 @@ public final class FingerprintException extends RuntimeException {
 
   /**
    * The error to report for a call described by {@code description}, whose argument is known as
-   * {@code label} (such as {@code parameter 'order'}) and rooted at {@code root} in paths.
+   * {@code label} (such as {@code parameter 'order'}) and rooted at {@code root} in paths;
+   * {@code leaveOut} says how to leave a value out of the payload.
    */
-  public IdempotencyConfigurationException toConfigurationError(String description, String label, String root) {
+  public IdempotencyConfigurationException toConfigurationError(
+      String description, String label, String root, String leaveOut) {
     String where = path.isEmpty() ? "" : " at " + root + path;
     String problemText = problem();
     if (cycleSuffix >= 0) {
@@ -87,7 +89,7 @@ public final class FingerprintException extends RuntimeException {
     }
     return new IdempotencyConfigurationException(
         "Cannot fingerprint " + label + " of " + description + where + ": " + problemText
-            + ". Leave it out of the payload (@Idempotent(payload = ...) or a transient field) or pass a value"
-            + " that identifies it; the method did not run");
+            + ". Leave it out (" + leaveOut + ", or make the field transient) or pass a value that identifies"
+            + " it; the method did not run");
   }
 }

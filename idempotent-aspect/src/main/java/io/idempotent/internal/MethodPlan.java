@@ -151,7 +151,7 @@ public final class MethodPlan {
     } catch (FingerprintException e) {
       if (e.isAbout(values)) {
         int i = e.argumentIndex();
-        throw e.toConfigurationError(call.description, labels[i], roots[i]);
+        throw e.toConfigurationError(call.description, labels[i], roots[i], "@Idempotent(payload = ...)");
       }
       throw e;
     }
