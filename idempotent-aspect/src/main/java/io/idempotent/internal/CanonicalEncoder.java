@@ -38,8 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * fingerprint. Equal values give equal bytes regardless of map or set iteration order; values of
  * different kinds ({@code 1} and {@code "1"}) give different bytes.
  *
- * <p>Known value types (strings, numbers, {@code java.time}, UUIDs, enums, collections, maps, arrays,
- * {@code Optional}...) have a tag of their own. Records are encoded component by component; any other
+ * <p>Known value types (strings, numbers, {@code java.time}, UUIDs, enums, collections, maps and their
+ * entries, arrays, {@code Optional}...) have a tag of their own. Records are encoded component by component; any other
  * object by its state: every non-static, non-transient field up its class hierarchy, named by
  * declaring class and field name, read reflectively (never through getters, which may compute or
  * throw). Values with no value identity (lambdas, threads, streams, bare {@code Object}s, other JDK
@@ -129,6 +129,10 @@ final class CanonicalEncoder {
         writeWithin(out, o.orElse(null), ".get()", depth);
       } else if (v instanceof Map<?, ?> m) {
         writeMap(out, m, depth);
+      } else if (v instanceof Map.Entry<?, ?> e) {
+        out.put('Y');
+        writeWithin(out, e.getKey(), ".getKey()", depth);
+        writeWithin(out, e.getValue(), ".getValue()", depth);
       } else if (v instanceof Set<?> s) {
         writeUnordered(out, s, depth);
       } else if (v instanceof Collection<?> c) {
@@ -169,15 +173,19 @@ final class CanonicalEncoder {
       if (!shape.record) {
         writeString(out, 'F', shape.names[i]);
       }
-      writeWithin(out, field, shape.names[i], depth);
+      try {
+        write(out, field);
+      } catch (FingerprintException e) {
+        throw e.within("." + fieldName(shape.names[i]), depth);
+      }
     }
   }
 
-  private void writeWithin(ByteSink out, Object child, String name, int depth) {
+  private void writeWithin(ByteSink out, Object child, String segment, int depth) {
     try {
       write(out, child);
     } catch (FingerprintException e) {
-      throw e.within("." + fieldName(name), depth);
+      throw e.within(segment, depth);
     }
   }
 

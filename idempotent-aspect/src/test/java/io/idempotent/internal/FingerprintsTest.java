@@ -242,6 +242,14 @@ class FingerprintsTest {
     assertThat(refusal(new ByteArrayInputStream(new byte[0])).problem()).contains("java.io.ByteArrayInputStream");
     FingerprintException nested = refusal(new Holder(List.of("a", lambda)));
     assertThat(nested.path()).isEqualTo(".value[1]");
+    assertThat(refusal(Optional.of(Map.entry("k", new Holder(new Object())))).path())
+        .isEqualTo(".get().getValue().value");
+  }
+
+  @Test
+  void of_mapEntries_areKeyValuePairs() {
+    assertThat(fp(Map.entry("a", 1))).isEqualTo(fp(new java.util.AbstractMap.SimpleEntry<>("a", 1)))
+        .isNotEqualTo(fp(Map.entry("a", 2))).isNotEqualTo(fp(List.of("a", 1)));
   }
 
   @Test
