@@ -54,7 +54,7 @@ final class CanonicalEncoder {
   private static final MethodType OBJECT_TO_OBJECT = MethodType.methodType(Object.class, Object.class);
 
   /** How objects of a class that is not a known value type are encoded, or why they cannot be. */
-  private record Shape(String refusal, String[] names, MethodHandle[] readers, boolean record) {}
+  private record Shape(String refusal, String[] names, byte[][] labels, MethodHandle[] readers, boolean record) {}
 
   private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
     @Override
@@ -171,7 +171,7 @@ final class CanonicalEncoder {
             + t.getClass().getName());
       }
       if (!shape.record) {
-        writeString(out, 'F', shape.names[i]);
+        out.put(shape.labels[i], shape.labels[i].length);
       }
       try {
         write(out, field);
@@ -290,7 +290,7 @@ final class CanonicalEncoder {
   }
 
   private static Shape refused(String why) {
-    return new Shape(why, null, null, false);
+    return new Shape(why, null, null, null, false);
   }
 
   private static Shape shapeOf(Class<?> type) {
@@ -328,7 +328,7 @@ final class CanonicalEncoder {
       names[i] = rcs[i].getName();
       readers[i] = MethodHandles.lookup().unreflect(m).asType(OBJECT_TO_OBJECT);
     }
-    return new Shape(null, names, readers, true);
+    return new Shape(null, names, null, readers, true);
   }
 
   private static Shape fieldShape(Class<?> type) throws IllegalAccessException {
@@ -348,13 +348,18 @@ final class CanonicalEncoder {
     // by declaring class and name: stable whatever order reflection lists them in
     fields.sort(Comparator.comparing((Field f) -> f.getDeclaringClass().getName()).thenComparing(Field::getName));
     String[] names = new String[fields.size()];
+    byte[][] labels = new byte[fields.size()][];
     MethodHandle[] readers = new MethodHandle[fields.size()];
+    ByteSink label = new ByteSink(64);
     for (int i = 0; i < names.length; i++) {
       Field f = fields.get(i);
       f.setAccessible(true);
       names[i] = f.getDeclaringClass().getName() + "#" + f.getName();
+      label.reset();
+      writeString(label, 'F', names[i]);
+      labels[i] = label.toByteArray(); // encoded once per class, copied per value
       readers[i] = MethodHandles.lookup().unreflectGetter(f).asType(OBJECT_TO_OBJECT);
     }
-    return new Shape(null, names, readers, false);
+    return new Shape(null, names, labels, readers, false);
   }
 }
