@@ -63,6 +63,33 @@ final class CanonicalEncoder {
     }
   };
 
+  /** Types {@link #write} encodes by a rule of their own (besides enums, records and arrays); keep in step. */
+  private static final List<Class<?>> VALUE_TYPES = List.of(
+      String.class, Integer.class, Long.class, Short.class, Byte.class, AtomicInteger.class, AtomicLong.class,
+      Boolean.class, AtomicBoolean.class, Double.class, Float.class, BigDecimal.class, BigInteger.class,
+      Character.class, CharSequence.class, UUID.class, TemporalAccessor.class, java.time.Duration.class,
+      java.time.Period.class, java.time.ZoneId.class, URI.class, Path.class, File.class, Currency.class, URL.class,
+      Locale.class, Date.class, Class.class, JsonNode.class, Optional.class, Map.class, Map.Entry.class,
+      Collection.class);
+
+  /**
+   * Why every value of the declared type {@code type} would be refused, or null: for a concrete JDK
+   * class without a value rule, whose subclasses cannot be read either.
+   */
+  static String declaredRefusal(Class<?> type) {
+    if (type.isPrimitive() || type.isArray() || type.isInterface() || type == Object.class
+        || Modifier.isAbstract(type.getModifiers()) || type.isEnum() || type.isRecord()
+        || !ArgumentTypes.isJdk(type)) {
+      return null;
+    }
+    for (Class<?> v : VALUE_TYPES) {
+      if (v.isAssignableFrom(type)) {
+        return null;
+      }
+    }
+    return SHAPES.get(type).refusal;
+  }
+
   /** The objects that enclose the value being written, outermost first: a repeat is a cycle. */
   private final List<Object> enclosing = new ArrayList<>();
 

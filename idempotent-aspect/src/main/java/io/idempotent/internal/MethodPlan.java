@@ -117,6 +117,9 @@ public final class MethodPlan {
           : null;
     }
     String none = ArgumentTypes.noValueIdentity(type);
+    if (none == null) {
+      none = CanonicalEncoder.declaredRefusal(type);
+    }
     return none == null ? null : "is refused: " + none;
   }
 

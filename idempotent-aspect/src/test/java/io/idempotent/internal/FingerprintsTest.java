@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -257,6 +257,28 @@ class FingerprintsTest {
     FingerprintException e = refusal(new Holder(new Random(7)));
     assertThat(e.path()).isEqualTo(".value");
     assertThat(e.problem()).contains("java.util.Random");
+  }
+
+  @Test
+  void declaredRefusal_concreteJdkTypesWithoutAValueRule_only() {
+    assertThat(CanonicalEncoder.declaredRefusal(Random.class)).contains("java.util.Random");
+    assertThat(CanonicalEncoder.declaredRefusal(java.util.regex.Pattern.class)).contains("java.util.regex.Pattern");
+    // every type with a rule of its own, and every type that may hold a value, is left to the call
+    Object[] values = {"s", 1, 1L, (short) 1, (byte) 1, 1.0, 1f, true, 'c', new StringBuilder("b"),
+        BigDecimal.ONE, java.math.BigInteger.ONE, java.util.UUID.randomUUID(), LocalDate.EPOCH,
+        java.time.Instant.EPOCH, java.time.Duration.ZERO, java.time.Period.ZERO, java.time.ZoneOffset.UTC,
+        java.net.URI.create("urn:x"), java.nio.file.Path.of("x"), new java.io.File("x"),
+        java.util.Currency.getInstance("EUR"), java.util.Locale.ROOT, new java.util.Date(0),
+        new java.sql.Timestamp(0), String.class, Optional.empty(), new HashMap<>(), new ArrayList<>(),
+        new LinkedHashSet<>(), new java.util.concurrent.atomic.AtomicLong(), Map.entry("k", "v"),
+        java.time.DayOfWeek.MONDAY, new Line("s", 1), new int[0]};
+    for (Object v : values) {
+      assertThat(CanonicalEncoder.declaredRefusal(v.getClass())).as(v.getClass().getName()).isNull();
+      assertThat(fp(v)).as(v.getClass().getName()).hasSize(43);
+    }
+    assertThat(CanonicalEncoder.declaredRefusal(Object.class)).isNull();
+    assertThat(CanonicalEncoder.declaredRefusal(Number.class)).isNull();
+    assertThat(CanonicalEncoder.declaredRefusal(Amount.class)).isNull();
   }
 
   @Test

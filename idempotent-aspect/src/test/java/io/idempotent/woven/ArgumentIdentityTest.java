@@ -180,6 +180,7 @@ class ArgumentIdentityTest {
         .hasMessageContaining("spawn(String, Thread)").hasMessageContaining("parameter 'worker'")
         .hasMessageContaining("later(String, Supplier)").hasMessageContaining("parameter 'task'")
         .hasMessageContaining("upload(String, InputStream)").hasMessageContaining("parameter 'body'")
+        .hasMessageContaining("draw(String, Random)").hasMessageContaining("parameter 'random'")
         .hasMessageContaining("payload = \"#connection\"").hasMessageContaining("java.sql.Connection")
         .hasMessageContaining("submit(Request)")
         .hasMessageContaining("batch(String[])").hasMessageContaining("array")

@@ -34,6 +34,12 @@ public class RefusedArguments {
     runs.incrementAndGet();
   }
 
+  /** Every value it may hold is a JDK object with no value rule. */
+  @Idempotent(key = "#key")
+  public void draw(String key, java.util.Random random) {
+    runs.incrementAndGet();
+  }
+
   @Idempotent(key = "#key")
   public void upload(String key, InputStream body) {
     runs.incrementAndGet();
