@@ -79,7 +79,9 @@ public final class Idempotency {
 
   /**
    * Compiles the annotation of every {@link Idempotent} method of {@code classes}, so that a bad
-   * expression or duration fails at start-up or in a test rather than at first call.
+   * expression or duration, a key whose text would be an identity hash, or a parameter that cannot be
+   * fingerprinted (a {@code Thread}, a stream, a function...) fails at start-up or in a test rather
+   * than at first call.
    *
    * @throws IdempotencyConfigurationException listing every problem found
    */

@@ -25,10 +25,18 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 public @interface Idempotent {
 
-  /** Expression for the idempotency key, evaluated against the method's arguments. Required. */
+  /**
+   * Expression for the idempotency key, evaluated against the method's arguments. Required. Values are
+   * used as text: arrays and classes that do not override {@code toString()} are refused (their text
+   * is an identity hash), so name a property such as {@code #req.id}.
+   */
   String key();
 
-  /** Namespace of the key, stable across refactors. Empty means declaring class name + "." + method name. */
+  /**
+   * Namespace of the key, stable across refactors. Empty means the declaring class name, "." and the
+   * method name with its erased parameter types, such as {@code com.shop.Payments.charge(String, Money)},
+   * so that overloads never share records.
+   */
   String name() default "";
 
   /**
@@ -62,7 +70,12 @@ public @interface Idempotent {
   /** Whether a call with the same key but different arguments is rejected ({@link IdempotencyKeyReusedException}). */
   boolean checkPayload() default true;
 
-  /** Expressions whose values make up the payload fingerprint. Empty means all arguments. */
+  /**
+   * Expressions whose values make up the payload fingerprint. Empty means all arguments except
+   * infrastructure (a JDBI {@code Handle}, a JDBC {@code Connection}, a {@code DataSource}...). Values
+   * are compared by state: records by components, other objects by their non-transient fields.
+   * Values with no value identity (threads, streams, lambdas...) are refused.
+   */
   String[] payload() default {};
 
   /** Name of the store to use. Empty means the configured default store. */

@@ -1,6 +1,7 @@
 package io.idempotent;
 
 import io.idempotent.internal.CallPlan;
+import io.idempotent.internal.FingerprintException;
 import io.idempotent.internal.IdempotencyEngine;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -51,7 +52,12 @@ public final class IdempotentCall<T> {
     return this;
   }
 
-  /** The values whose fingerprint must match on a replay; without it, payloads are not checked. */
+  /**
+   * The values whose fingerprint must match on a replay; without it, payloads are not checked. Values
+   * are compared by state: plain objects by their fields, records by their components. Values with no
+   * value identity (lambdas, threads, streams, connections...) are refused when the call runs, before
+   * the body does ({@link IdempotencyConfigurationException}).
+   */
   public IdempotentCall<T> payload(Object... values) {
     this.payload = values.clone();
     return this;
@@ -99,9 +105,16 @@ public final class IdempotentCall<T> {
     IdempotencyEngine.clearLastOutcome(); // also when the plan refuses the call
     CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
         payload != null, scope != null, resultType);
+    Object[] values = payload;
     try {
-      Object value = engine.execute(plan, key, scope, payload, body::get);
+      Object value = engine.execute(plan, key, scope, values, body::get);
       return new CallResult<>((T) value, IdempotencyEngine.lastOutcome());
+    } catch (FingerprintException e) {
+      if (e.isAbout(values)) {
+        String label = "payload[" + e.argumentIndex() + "]";
+        throw e.toConfigurationError("the call " + name, label, label, "payload(...)");
+      }
+      throw e;
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {

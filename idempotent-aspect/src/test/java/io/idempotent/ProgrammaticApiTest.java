@@ -82,4 +82,39 @@ class ProgrammaticApiTest {
     assertThat(idempotency.call("c", String.class).key("k").scope("tenant-a").run(() -> "a")).isEqualTo("a");
     assertThat(idempotency.call("c", String.class).key("k").scope("tenant-b").run(() -> "b")).isEqualTo("b");
   }
+
+  /** A value with private state and no getters. */
+  static final class Amount {
+    private final int cents;
+
+    Amount(int cents) {
+      this.cents = cents;
+    }
+  }
+
+  @Test
+  void run_payloadsDifferingInPrivateState_areReusedKey() {
+    idempotency.call("charge", String.class).key("o-1").payload("o-1", new Amount(100)).run(() -> "charged");
+    assertThatThrownBy(() -> idempotency.call("charge", String.class).key("o-1").payload("o-1", new Amount(999))
+        .run(() -> "charged again")).isInstanceOf(IdempotencyKeyReusedException.class);
+    assertThat(idempotency.call("charge", String.class).key("o-1").payload("o-1", new Amount(100))
+        .execute(() -> "charged again").replayed()).isTrue();
+  }
+
+  @Test
+  void run_payloadWithoutValueIdentity_isRefusedBeforeTheBodyRuns() {
+    Runnable task = () -> {};
+    assertThatThrownBy(() -> idempotency.call("jobs.start", String.class).key("j-1").payload("j-1", task)
+        .run(() -> {
+          runs.incrementAndGet();
+          return "started";
+        }))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("jobs.start").hasMessageContaining("payload[1]").hasMessageContaining("lambda");
+    assertThatThrownBy(() -> idempotency.call("jobs.start", String.class).key("j-2")
+        .payload(new Thread(() -> {})).run(() -> "started"))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("payload[0]").hasMessageContaining("java.lang.Thread");
+    assertThat(runs).hasValue(0);
+  }
 }

@@ -56,10 +56,12 @@ public final class ExpressionParser {
 
   private Expression parse() {
     List<Expression.Term> terms = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
     skipSpace();
     if (pos >= source.length()) {
       throw error("the expression is empty", 0);
     }
+    starts.add(pos);
     terms.add(term());
     skipSpace();
     while (pos < source.length()) {
@@ -71,10 +73,36 @@ public final class ExpressionParser {
       if (pos >= source.length()) {
         throw error("expected a term after '+'", pos);
       }
+      starts.add(pos);
       terms.add(term());
       skipSpace();
     }
+    // keys and scopes are text, and so is a concatenation; a lone payload value is fingerprinted instead
+    if (!attribute.equals("payload") || terms.size() > 1) {
+      for (int i = 0; i < terms.size(); i++) {
+        if (terms.get(i) instanceof Expression.ParameterPath p) {
+          terms.set(i, checkText(p, starts.get(i)));
+        }
+      }
+    }
     return new Expression(source, terms.toArray(new Expression.Term[0]));
+  }
+
+  /** Refuses a term whose text is an identity hash, or marks it for a check of each value's class. */
+  private Expression.ParameterPath checkText(Expression.ParameterPath p, int at) {
+    Class<?> type = p.type();
+    String advice = "; its text would be an identity hash that differs on every call. Use a property path to a"
+        + " value, such as " + p.text() + ".id";
+    if (type.isArray()) {
+      throw error(p.text() + " is an array (" + type.getSimpleName() + ")" + advice, at);
+    }
+    if (ValueText.decidedAtRuntime(type)) {
+      return new Expression.ParameterPath(p.index(), p.accessors(), type, p.text(), true);
+    }
+    if (!ValueText.hasValueText(type)) {
+      throw error(p.text() + " is a " + type.getName() + ", which does not override toString()" + advice, at);
+    }
+    return p;
   }
 
   private Expression.Term term() {
@@ -148,7 +176,8 @@ public final class ExpressionParser {
     if (start == pos) {
       throw error("expected a parameter", start);
     }
-    return new Expression.ParameterPath(index, accessors.toArray(new MethodHandle[0]));
+    return new Expression.ParameterPath(
+        index, accessors.toArray(new MethodHandle[0]), type, source.substring(start, pos), false);
   }
 
   private int parseIndex(String digits, int at) {

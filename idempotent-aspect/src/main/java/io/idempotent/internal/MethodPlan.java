@@ -1,8 +1,11 @@
 package io.idempotent.internal;
 
 import io.idempotent.Idempotent;
+import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyKeyException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A compiled {@link Idempotent} method: its {@link CallPlan} and its key, scope and payload
@@ -14,12 +17,21 @@ public final class MethodPlan {
   private final Expression key;
   private final Expression scope;
   private final Expression[] payload;
+  /** Without payload expressions: the arguments that are fingerprinted, or null for all of them. */
+  private final int[] fingerprinted;
+  /** How each fingerprinted value is named in errors, and the root of paths inside it. */
+  private final String[] labels;
+  private final String[] roots;
 
-  private MethodPlan(CallPlan call, Expression key, Expression scope, Expression[] payload) {
+  private MethodPlan(CallPlan call, Expression key, Expression scope, Expression[] payload, int[] fingerprinted,
+      String[] labels, String[] roots) {
     this.call = call;
     this.key = key;
     this.scope = scope;
     this.payload = payload;
+    this.fingerprinted = fingerprinted;
+    this.labels = labels;
+    this.roots = roots;
   }
 
   /**
@@ -38,13 +50,47 @@ public final class MethodPlan {
     Expression key = ExpressionParser.compile(a.key(), "key", sig);
     Expression scope = a.scope().isBlank() ? null : ExpressionParser.compile(a.scope(), "scope", sig);
     Expression[] payload = null;
+    int[] fingerprinted = null;
+    List<String> labels = new ArrayList<>();
+    List<String> roots = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
     if (a.payload().length > 0) {
       payload = new Expression[a.payload().length];
       for (int i = 0; i < payload.length; i++) {
         payload[i] = ExpressionParser.compile(a.payload()[i], "payload", sig);
+        String refusal = refusal(payload[i].staticType(), true);
+        if (refusal != null && a.checkPayload()) {
+          problems.add("@Idempotent(payload = \"" + payload[i].source() + "\") " + refusal);
+        }
+        labels.add("@Idempotent(payload = \"" + payload[i].source() + "\")");
+        roots.add(payload[i].source());
+      }
+    } else {
+      List<Integer> kept = new ArrayList<>();
+      for (int i = 0; i < sig.parameterCount(); i++) {
+        Class<?> type = sig.parameterType(i);
+        if (ArgumentTypes.infrastructure(type) != null) {
+          continue; // a handle or connection is how the call runs, not what it is about
+        }
+        String refusal = refusal(type, false);
+        if (refusal != null && a.checkPayload()) {
+          problems.add("parameter '" + sig.parameterName(i) + "' " + refusal);
+        }
+        kept.add(i);
+        labels.add("parameter '" + sig.parameterName(i) + "' (" + type.getSimpleName() + ")");
+        roots.add(sig.parameterName(i));
+      }
+      if (kept.size() < sig.parameterCount()) {
+        fingerprinted = kept.stream().mapToInt(Integer::intValue).toArray();
       }
     }
-    String name = a.name().isBlank() ? method.getDeclaringClass().getName() + "." + method.getName() : a.name();
+    if (!problems.isEmpty()) {
+      throw new IdempotencyConfigurationException("The payload of " + description + " cannot be fingerprinted: "
+          + String.join("; ", problems) + ". Name the values that identify a call with @Idempotent(payload = ...)"
+          + " or set checkPayload = false");
+    }
+    // the erased parameter types tell overloads apart, so that one never replays another's result
+    String name = a.name().isBlank() ? description : a.name();
     CallPlan call = new CallPlan(
         name,
         description,
@@ -57,7 +103,24 @@ public final class MethodPlan {
         a.checkPayload(),
         scope != null,
         method.getGenericReturnType());
-    return new MethodPlan(call, key, scope, payload);
+    return new MethodPlan(call, key, scope, payload, fingerprinted, labels.toArray(new String[0]),
+        roots.toArray(new String[0]));
+  }
+
+  /** Why a value declared as {@code type} cannot be part of a payload, or null. */
+  private static String refusal(Class<?> type, boolean named) {
+    String infrastructure = ArgumentTypes.infrastructure(type);
+    if (infrastructure != null) {
+      return named
+          ? "names a " + type.getName() + ", infrastructure (" + infrastructure + ") rather than a value;"
+              + " it is left out of the payload by default, so do not name it"
+          : null;
+    }
+    String none = ArgumentTypes.noValueIdentity(type);
+    if (none == null) {
+      none = CanonicalEncoder.declaredRefusal(type);
+    }
+    return none == null ? null : "is refused: " + none;
   }
 
   public CallPlan call() {
@@ -72,21 +135,36 @@ public final class MethodPlan {
     String s = scope == null ? null : evaluate(scope, args, "scope");
     Object[] values = null;
     if (call.checkPayload) {
-      if (payload == null) {
-        values = args;
-      } else {
+      if (payload != null) {
         values = new Object[payload.length];
         for (int i = 0; i < payload.length; i++) {
           values[i] = evaluateValue(payload[i], args);
         }
+      } else if (fingerprinted != null) {
+        values = new Object[fingerprinted.length];
+        for (int i = 0; i < fingerprinted.length; i++) {
+          values[i] = args[fingerprinted[i]];
+        }
+      } else {
+        values = args;
       }
     }
-    return engine.execute(call, k, s, values, invocation);
+    try {
+      return engine.execute(call, k, s, values, invocation);
+    } catch (FingerprintException e) {
+      if (e.isAbout(values)) {
+        int i = e.argumentIndex();
+        throw e.toConfigurationError(call.description, labels[i], roots[i], "@Idempotent(payload = ...)");
+      }
+      throw e;
+    }
   }
 
   private String evaluate(Expression e, Object[] args, String attribute) {
     try {
       return e.evaluateString(args);
+    } catch (Expression.IdentityTextException x) {
+      throw identityText(e, attribute, x);
     } catch (Throwable t) {
       throw new IdempotencyKeyException(
           "Evaluating @Idempotent(" + attribute + " = \"" + e.source() + "\") of " + call.description
@@ -97,10 +175,21 @@ public final class MethodPlan {
   private Object evaluateValue(Expression e, Object[] args) {
     try {
       return e.evaluate(args);
+    } catch (Expression.IdentityTextException x) {
+      throw identityText(e, "payload", x);
     } catch (Throwable t) {
       throw new IdempotencyKeyException(
           "Evaluating @Idempotent(payload = \"" + e.source() + "\") of " + call.description + " threw "
               + t.getClass().getName() + "; the method did not run", t);
     }
+  }
+
+  private IdempotencyConfigurationException identityText(Expression e, String attribute,
+      Expression.IdentityTextException x) {
+    return new IdempotencyConfigurationException(
+        "@Idempotent(" + attribute + " = \"" + e.source() + "\") of " + call.description + ": " + x.term
+            + " is a " + x.type.getName() + ", which does not override toString(), so its text would be an identity"
+            + " hash that differs on every call. Use a property path to a value, such as " + x.term
+            + ".id; the method did not run");
   }
 }

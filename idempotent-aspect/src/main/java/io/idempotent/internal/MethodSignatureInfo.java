@@ -73,6 +73,10 @@ public final class MethodSignatureInfo {
     return namesPresent;
   }
 
+  String parameterName(int index) {
+    return names.get(index);
+  }
+
   String parameterList() {
     return names.toString();
   }

@@ -129,4 +129,37 @@ class ExpressionParserTest {
     assertThatThrownBy(() -> eval("#orderId\u0000")).isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("\\u0000").hasMessageNotContaining("\u0000");
   }
+
+  @Test
+  void compile_keyOfAClassWithoutToString_isRefusedWithPositionAndAdvice() {
+    assertThatThrownBy(() -> ExpressionParser.compile("'b:' + #bean", "key", SIG))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("@Idempotent(key) of com.example.Orders.place(String, Customer, Bean, List)")
+        .hasMessageContaining("#bean is a " + Bean.class.getName()).hasMessageContaining("toString()")
+        .hasMessageContaining("#bean.id").hasMessageContaining("at position 7");
+    assertThatThrownBy(() -> ExpressionParser.compile("#bean", "scope", SIG))
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("@Idempotent(scope)");
+  }
+
+  @Test
+  void compile_valuesWithTheirOwnText_areAccepted_aLonePayloadValueIsNotText() throws Throwable {
+    assertThat(eval("#customer")).isEqualTo(ARGS[1].toString());
+    assertThat(eval("#bean.level + #bean.active")).isEqualTo("3true");
+    assertThat(eval("#items")).isEqualTo("[x, y]");
+    assertThat(ExpressionParser.compile("#bean", "payload", SIG).evaluate(ARGS)).isSameAs(ARGS[2]);
+    assertThatThrownBy(() -> ExpressionParser.compile("#orderId + #bean", "payload", SIG))
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("#bean is a");
+  }
+
+  @Test
+  void evaluate_interfaceTypedKeyHoldingAValueWithoutText_isRefusedAtRunTime() throws Throwable {
+    MethodSignatureInfo sig = new MethodSignatureInfo("com.example.Orders.find(Object)", new String[] {"ref"},
+        new Class<?>[] {Object.class});
+    Expression e = ExpressionParser.compile("#ref", "key", sig);
+    assertThat(e.evaluateString(new Object[] {42})).isEqualTo("42");
+    assertThatThrownBy(() -> e.evaluateString(new Object[] {new int[] {1}}))
+        .isInstanceOf(Expression.IdentityTextException.class);
+    assertThatThrownBy(() -> e.evaluateString(new Object[] {new Bean("B", 1, false)}))
+        .isInstanceOf(Expression.IdentityTextException.class);
+  }
 }

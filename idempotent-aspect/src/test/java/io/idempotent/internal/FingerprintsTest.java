@@ -1,17 +1,22 @@
 package io.idempotent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class FingerprintsTest {
@@ -103,5 +108,188 @@ class FingerprintsTest {
   void of_largeValue_isHashedAndTheBufferIsNotPinned() {
     String big = "x".repeat(200_000);
     assertThat(fp(big)).isEqualTo(fp(big)).isNotEqualTo(fp(big + "y"));
+  }
+
+  /** Private state, no getters. */
+  static final class Amount {
+    private final int cents;
+
+    Amount(int cents) {
+      this.cents = cents;
+    }
+  }
+
+  /** Equal fields, but a getter that changes on every read. */
+  static class Sample {
+    private final String sensor;
+
+    Sample(String sensor) {
+      this.sensor = sensor;
+    }
+
+    public String getSensor() {
+      return sensor;
+    }
+
+    public long getTakenAt() {
+      return System.nanoTime();
+    }
+  }
+
+  static class Base {
+    private final String code;
+    static int instances;
+    transient int cachedHash;
+
+    Base(String code) {
+      this.code = code;
+      instances++;
+    }
+  }
+
+  /** Declares a field with the same name as its superclass: both are part of its state. */
+  static class Derived extends Base {
+    private final String code;
+
+    Derived(String baseCode, String code) {
+      super(baseCode);
+      this.code = code;
+    }
+  }
+
+  static class Node {
+    private final String name;
+    private final List<Node> children = new ArrayList<>();
+    private Node parent;
+
+    Node(String name) {
+      this.name = name;
+    }
+  }
+
+  static class Holder {
+    private final Object value;
+
+    Holder(Object value) {
+      this.value = value;
+    }
+  }
+
+  private static FingerprintException refusal(Object... values) {
+    return catchThrowableOfType(FingerprintException.class, () -> Fingerprints.of(values));
+  }
+
+  @Test
+  void of_plainObject_isFingerprintedByItsPrivateFields() {
+    assertThat(fp(new Amount(100))).isEqualTo(fp(new Amount(100))).isNotEqualTo(fp(new Amount(999)));
+  }
+
+  @Test
+  void of_getterReadingAClock_doesNotChangeTheFingerprint() {
+    assertThat(fp(new Sample("boiler"))).isEqualTo(fp(new Sample("boiler")))
+        .isNotEqualTo(fp(new Sample("chiller")));
+  }
+
+  @Test
+  void of_inheritedAndShadowedFieldsCount_staticAndTransientDoNot() {
+    assertThat(fp(new Derived("a", "b"))).isNotEqualTo(fp(new Derived("b", "a")))
+        .isEqualTo(fp(new Derived("a", "b")));
+    Base one = new Base("x");
+    Base other = new Base("x");
+    other.cachedHash = 42;
+    assertThat(fp(one)).isEqualTo(fp(other));
+  }
+
+  @Test
+  void of_nullsDeepInTheGraph_areState() {
+    Node a = new Node(null);
+    a.children.add(new Node("leaf"));
+    Node b = new Node(null);
+    b.children.add(new Node(null));
+    assertThat(fp(a)).isNotEqualTo(fp(b));
+    b.children.set(0, new Node("leaf"));
+    assertThat(fp(a)).isEqualTo(fp(b));
+  }
+
+  @Test
+  void of_cycle_isRefusedWithThePathThatClosesIt() {
+    Node root = new Node("root");
+    Node child = new Node("child");
+    root.children.add(child);
+    child.parent = root;
+    FingerprintException e = refusal("k", root);
+    assertThat(e.argumentIndex()).isEqualTo(1);
+    assertThat(e.path()).isEqualTo(".children[0].parent");
+    assertThat(e.problem()).contains("cycle").contains("refers back to the argument itself");
+  }
+
+  @Test
+  void of_sharedObjectsWithoutACycle_areFingerprinted() {
+    Node shared = new Node("shared");
+    Node root = new Node("root");
+    root.children.add(shared);
+    root.children.add(shared);
+    root.parent = shared;
+    assertThat(fp(root)).isEqualTo(fp(root));
+  }
+
+  @Test
+  void of_valuesWithoutIdentity_areRefused() {
+    Supplier<String> lambda = () -> "x";
+    assertThat(refusal(lambda).problem()).contains("lambda");
+    assertThat(refusal(new Object()).problem()).contains("java.lang.Object");
+    assertThat(refusal(new Thread(() -> {})).problem()).contains("java.lang.Thread");
+    assertThat(refusal(new ByteArrayInputStream(new byte[0])).problem()).contains("java.io.ByteArrayInputStream");
+    FingerprintException nested = refusal(new Holder(List.of("a", lambda)));
+    assertThat(nested.path()).isEqualTo(".value[1]");
+    assertThat(refusal(Optional.of(Map.entry("k", new Holder(new Object())))).path())
+        .isEqualTo(".get().getValue().value");
+  }
+
+  @Test
+  void of_mapEntries_areKeyValuePairs() {
+    assertThat(fp(Map.entry("a", 1))).isEqualTo(fp(new java.util.AbstractMap.SimpleEntry<>("a", 1)))
+        .isNotEqualTo(fp(Map.entry("a", 2))).isNotEqualTo(fp(List.of("a", 1)));
+  }
+
+  @Test
+  void of_jdkTypeWithoutAValueRule_isRefusedClearly_notByAModuleAccessError() {
+    FingerprintException e = refusal(new Holder(new Random(7)));
+    assertThat(e.path()).isEqualTo(".value");
+    assertThat(e.problem()).contains("java.util.Random");
+  }
+
+  @Test
+  void declaredRefusal_concreteJdkTypesWithoutAValueRule_only() {
+    assertThat(CanonicalEncoder.declaredRefusal(Random.class)).contains("java.util.Random");
+    assertThat(CanonicalEncoder.declaredRefusal(java.util.regex.Pattern.class)).contains("java.util.regex.Pattern");
+    // every type with a rule of its own, and every type that may hold a value, is left to the call
+    Object[] values = {"s", 1, 1L, (short) 1, (byte) 1, 1.0, 1f, true, 'c', new StringBuilder("b"),
+        BigDecimal.ONE, java.math.BigInteger.ONE, java.util.UUID.randomUUID(), LocalDate.EPOCH,
+        java.time.Instant.EPOCH, java.time.Duration.ZERO, java.time.Period.ZERO, java.time.ZoneOffset.UTC,
+        java.net.URI.create("urn:x"), java.nio.file.Path.of("x"), new java.io.File("x"),
+        java.util.Currency.getInstance("EUR"), java.util.Locale.ROOT, new java.util.Date(0),
+        new java.sql.Timestamp(0), String.class, Optional.empty(), new HashMap<>(), new ArrayList<>(),
+        new LinkedHashSet<>(), new java.util.concurrent.atomic.AtomicLong(), Map.entry("k", "v"),
+        java.time.DayOfWeek.MONDAY, new Line("s", 1), new int[0]};
+    for (Object v : values) {
+      assertThat(CanonicalEncoder.declaredRefusal(v.getClass())).as(v.getClass().getName()).isNull();
+      assertThat(fp(v)).as(v.getClass().getName()).hasSize(43);
+    }
+    assertThat(CanonicalEncoder.declaredRefusal(Object.class)).isNull();
+    assertThat(CanonicalEncoder.declaredRefusal(Number.class)).isNull();
+    assertThat(CanonicalEncoder.declaredRefusal(Amount.class)).isNull();
+  }
+
+  @Test
+  void of_graphDeeperThanTheLimit_isRefusedWithoutOverflowingTheStack() {
+    Node head = new Node("0");
+    Node n = head;
+    for (int i = 1; i < 5_000; i++) {
+      Node next = new Node(String.valueOf(i));
+      n.parent = next;
+      n = next;
+    }
+    assertThat(refusal(head).problem()).contains("deep");
   }
 }

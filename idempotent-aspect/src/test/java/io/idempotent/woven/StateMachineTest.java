@@ -37,6 +37,7 @@ class StateMachineTest {
     Idempotency.uninstall();
   }
 
+  /** {@code method} with its parameter types, as the default name has them: {@code charge(String, long)}. */
   private static String storedKey(String method, String key) {
     return StoredKeys.compose(PaymentService.class.getName() + "." + method, null, key, Integer.MAX_VALUE);
   }
@@ -49,7 +50,7 @@ class StateMachineTest {
     assertThat(r.amount()).isEqualTo(100);
     assertThat(service.runs("o-1")).isEqualTo(1);
     assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.EXECUTED);
-    assertThat(f.store.find(storedKey("charge", "o-1")).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    assertThat(f.store.find(storedKey("charge(String, long)", "o-1")).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
     assertThat(f.eventTypes()).containsExactly(Type.EXECUTED);
   }
 
@@ -72,7 +73,7 @@ class StateMachineTest {
     IllegalStateException boom = new IllegalStateException("gateway down");
     service.nextFailure = boom;
     assertThatThrownBy(() -> service.charge("o-1", 100)).isSameAs(boom);
-    assertThat(f.store.find(storedKey("charge", "o-1"))).isEmpty();
+    assertThat(f.store.find(storedKey("charge(String, long)", "o-1"))).isEmpty();
     Receipt retry = service.charge("o-1", 100);
     assertThat(retry.orderId()).isEqualTo("o-1");
     assertThat(service.runs("o-1")).isEqualTo(2);
@@ -212,7 +213,7 @@ class StateMachineTest {
   @Test
   void call_inProgressWithExpiredLease_takesOverAndRuns() {
     Fixture f = Fixture.fakeTime();
-    String k = storedKey("charge", "o-1");
+    String k = storedKey("charge(String, long)", "o-1");
     String fp = io.idempotent.internal.Fingerprints.of(new Object[] {"o-1", 100L});
     assertThat(f.store.claim(k, fp, "dead-owner", Duration.ofSeconds(30)).claimed()).isTrue();
     assertThatThrownBy(() -> service.charge("o-1", 100)).isInstanceOf(IdempotencyInProgressException.class);
@@ -287,7 +288,7 @@ class StateMachineTest {
     Future<Receipt> stale = pool.submit(() -> service.charge("o-1", 100));
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
     f.ticker.advance(Duration.ofSeconds(31)); // the default lease is 30 s
-    String k = storedKey("charge", "o-1");
+    String k = storedKey("charge(String, long)", "o-1");
     String fp = io.idempotent.internal.Fingerprints.of(new Object[] {"o-1", 100L});
     assertThat(f.store.claim(k, fp, "new-owner", Duration.ofMinutes(5)).status())
         .isEqualTo(ClaimResult.Status.TAKEN_OVER);
@@ -307,7 +308,7 @@ class StateMachineTest {
     Future<Receipt> stale = pool.submit(() -> service.charge("o-1", 100));
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
     f.ticker.advance(Duration.ofSeconds(31));
-    String k = storedKey("charge", "o-1");
+    String k = storedKey("charge(String, long)", "o-1");
     f.store.claim(k, "fp", "new-owner", Duration.ofMinutes(5));
     service.proceed.countDown();
     assertThatThrownBy(() -> stale.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
