@@ -58,7 +58,7 @@ public class CallEndingsService {
     return "ok";
   }
 
-  @Idempotent(key = "#orderId")
+  @Idempotent(key = "#orderId", payload = "#orderId")
   public Unencodable unencodable(String orderId, CallEndingsService nested) {
     runs.incrementAndGet();
     nested.plain("nested-" + orderId);
