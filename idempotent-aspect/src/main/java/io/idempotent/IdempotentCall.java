@@ -97,7 +97,7 @@ public final class IdempotentCall<T> {
   @SuppressWarnings("unchecked")
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
     CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-        payload != null, scope != null, resultType);
+        payload != null, scope != null, resultType, body.getClass().getClassLoader());
     try {
       Object value = engine.execute(plan, key, scope, payload, body::get);
       return new CallResult<>((T) value, IdempotencyEngine.lastOutcome());

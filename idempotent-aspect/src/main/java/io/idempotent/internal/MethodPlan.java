@@ -56,7 +56,8 @@ public final class MethodPlan {
         a.finalExceptions(),
         a.checkPayload(),
         scope != null,
-        method.getGenericReturnType());
+        method.getGenericReturnType(),
+        method.getDeclaringClass().getClassLoader());
     return new MethodPlan(call, key, scope, payload);
   }
 
