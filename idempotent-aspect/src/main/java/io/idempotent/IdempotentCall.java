@@ -77,6 +77,7 @@ public final class IdempotentCall<T> {
     return this;
   }
 
+  /** Exceptions that are final business outcomes, recorded and replayed as for {@link Idempotent#finalExceptions()}. */
   @SafeVarargs
   public final IdempotentCall<T> finalExceptions(Class<? extends Throwable>... types) {
     this.finalExceptions = types.clone();

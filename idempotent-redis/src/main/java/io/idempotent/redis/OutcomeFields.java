@@ -10,8 +10,8 @@ import java.util.List;
  * {@code VALUE}, {@code NULL} or {@code FAILURE}; a value is the JSON of the method's declared return type
  * in {@code json}; a failure keeps its exception's class name in {@code failure_type} (at most
  * {@value #MAX_TYPE_LENGTH} characters) and its message in {@code failure_message} (at most
- * {@value #MAX_MESSAGE_LENGTH}; absent when the message was null) and its recorded state, when there is
- * one, in {@code json}. Redis is binary-safe, so text is kept
+ * {@value #MAX_MESSAGE_LENGTH}; absent when the message was null), and its recorded state (fields, full
+ * message, cause description), when there is one, in {@code json}. Redis is binary-safe, so text is kept
  * as it is, NUL included.
  */
 final class OutcomeFields {
