@@ -108,6 +108,38 @@ class JacksonResultCodecTest {
     }
   }
 
+  /** Its constructor parameter is named after nothing it writes: the value would come back null. */
+  public static final class Renamed {
+    private final String currency;
+
+    public Renamed(String code) {
+      this.currency = code;
+    }
+
+    public String getCurrency() {
+      return currency;
+    }
+  }
+
+  /** Like {@link Renamed} with two parameters: built from properties, one of which it never writes. */
+  public static final class Scaled {
+    private final String currency;
+    private final int scale;
+
+    public Scaled(String code, int scale) {
+      this.currency = code;
+      this.scale = scale;
+    }
+
+    public String getCurrency() {
+      return currency;
+    }
+
+    public int getScale() {
+      return scale;
+    }
+  }
+
   interface Priced {
     long cents();
   }
@@ -185,6 +217,18 @@ class JacksonResultCodecTest {
     assertThatThrownBy(() -> codec.checkDecodable(Ambiguous.class))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no way to be built");
+  }
+
+  @Test
+  void checkDecodable_constructorParameterNamedAfterNoProperty_isRefused() {
+    assertThatThrownBy(() -> codec.checkDecodable(Renamed.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[currency]")
+        .hasMessageContaining("single value");
+    assertThatThrownBy(() -> codec.checkDecodable(Scaled.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'code'")
+        .hasMessageContaining("[currency, scale]");
   }
 
   @Test
