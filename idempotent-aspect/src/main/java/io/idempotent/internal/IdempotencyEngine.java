@@ -260,11 +260,11 @@ public final class IdempotencyEngine {
       String state;
       try {
         state = FailureReplay.record(t);
-      } catch (FailureReplay.NotRecreatable e) {
+      } catch (FailureReplay.NotRecreatable | RuntimeException e) {
         // never record what a replay would not give back as it was: a retry runs the method again instead
         LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
-            + " was not recorded, because a replay could not recreate it: " + e.getMessage()
-            + "; the key was released and a retry runs the method again");
+            + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
+            + e.getMessage() + "); the key was released and a retry runs the method again");
         release(plan, store, key, owner, t);
         return;
       }
