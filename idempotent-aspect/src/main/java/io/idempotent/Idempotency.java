@@ -4,6 +4,7 @@ import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.internal.GlobalEngine;
 import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
+import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -79,19 +80,22 @@ public final class Idempotency {
 
   /**
    * Compiles the annotation of every {@link Idempotent} method of {@code classes}, so that a bad
-   * expression or duration, a key whose text would be an identity hash, or a parameter that cannot be
-   * fingerprinted (a {@code Thread}, a stream, a function...) fails at start-up or in a test rather
-   * than at first call.
+   * expression or duration, a key whose text would be an identity hash, a parameter that cannot be
+   * fingerprinted (a {@code Thread}, a stream, a function...), a final exception type a replay could not
+   * recreate, or a return type the codec could not read back (as the installed configuration's codec, or
+   * the default one when none is installed, sees it) fails at start-up or in a test rather than at first
+   * call.
    *
    * @throws IdempotencyConfigurationException listing every problem found
    */
   public static void validate(Class<?>... classes) {
+    ResultCodec codec = GlobalEngine.installedCodec();
     List<String> problems = new ArrayList<>();
     for (Class<?> c : classes) {
       for (Method m : c.getDeclaredMethods()) {
         if (m.isAnnotationPresent(Idempotent.class)) {
           try {
-            MethodPlan.compile(m, null);
+            MethodPlan.compile(m, null).call().checkResultType(codec);
           } catch (IdempotencyConfigurationException e) {
             problems.add(e.getMessage());
           }

@@ -64,6 +64,13 @@ public @interface Idempotent {
    * Exceptions that are final business outcomes: they are stored and later calls with the same key
    * rethrow an equivalent exception without running the method. Any other exception releases the key
    * so that the caller may retry.
+   *
+   * <p>An equivalent exception has the thrown one's class (a declared type or a subclass of it), message
+   * and own field values; its cause is a {@link ReplayedCause} naming the original cause's class and
+   * message. It is built through a constructor whose parameters are named after the fields, or {@code
+   * (String)}, {@code (String, Throwable)} or {@code ()}. A thrown exception no constructor gives back
+   * faithfully is not recorded: the key is released (with a warning) and a retry runs again. A declared
+   * type with no such constructor is refused before the method first runs.
    */
   Class<? extends Throwable>[] finalExceptions() default {};
 

@@ -83,6 +83,7 @@ public final class IdempotentCall<T> {
     return this;
   }
 
+  /** Exceptions that are final business outcomes, recorded and replayed as for {@link Idempotent#finalExceptions()}. */
   @SafeVarargs
   public final IdempotentCall<T> finalExceptions(Class<? extends Throwable>... types) {
     this.finalExceptions = types.clone();
@@ -104,7 +105,7 @@ public final class IdempotentCall<T> {
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
     IdempotencyEngine.clearLastOutcome(); // also when the plan refuses the call
     CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-        payload != null, scope != null, resultType);
+        payload != null, scope != null, resultType, body.getClass().getClassLoader());
     Object[] values = payload;
     try {
       Object value = engine.execute(plan, key, scope, values, body::get);

@@ -2,6 +2,7 @@ package io.idempotent.internal;
 
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.OnInProgress;
+import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.WildcardType;
@@ -41,8 +42,11 @@ public final class CallPlan {
   final ResultShape shape;
   /** Whether no value of the result type can change, so a store may keep and replay the object itself. */
   final boolean immutableResult;
+  /** Where the call site's classes live: a recorded subclass of a declared final exception is looked up here. */
+  final ClassLoader classLoader;
+  /** The codec that accepted the result type; checked again only when the configured codec changes. */
+  private volatile ResultCodec acceptedBy;
 
-  @SuppressWarnings("unchecked")
   public CallPlan(
       String name,
       String description,
@@ -55,6 +59,28 @@ public final class CallPlan {
       boolean checkPayload,
       boolean scoped,
       Type declaredReturnType) {
+    this(name, description, storeName, ttl, lease, waitTimeout, onInProgress, finalExceptions, checkPayload, scoped,
+        declaredReturnType, null);
+  }
+
+  /**
+   * @param classLoader the loader of the call site's classes (the annotated method's class), or null
+   * @throws IdempotencyConfigurationException naming the method when a declared final exception type
+   *     could never be recreated on a replay
+   */
+  public CallPlan(
+      String name,
+      String description,
+      String storeName,
+      Duration ttl,
+      Duration lease,
+      Duration waitTimeout,
+      OnInProgress onInProgress,
+      Class<? extends Throwable>[] finalExceptions,
+      boolean checkPayload,
+      boolean scoped,
+      Type declaredReturnType,
+      ClassLoader classLoader) {
     if (name == null || name.isBlank()) {
       throw new IdempotencyConfigurationException("The idempotency name of " + description + " is blank");
     }
@@ -68,6 +94,15 @@ public final class CallPlan {
     this.finalExceptions = finalExceptions.clone();
     this.checkPayload = checkPayload;
     this.scoped = scoped;
+    this.classLoader = classLoader;
+    for (Class<? extends Throwable> type : this.finalExceptions) {
+      String why = FailureReplay.unrecreatable(type);
+      if (why != null) {
+        throw new IdempotencyConfigurationException(
+            "@Idempotent(finalExceptions = " + type.getName() + ".class) of " + description
+                + " cannot be replayed: " + why);
+      }
+    }
     Class<?> raw = rawType(declaredReturnType);
     if (raw == void.class || raw == Void.class) {
       shape = ResultShape.VOID;
@@ -120,6 +155,26 @@ public final class CallPlan {
 
   public String name() {
     return name;
+  }
+
+  /**
+   * Refuses a result type that {@code codec} could record but never read back, before the method runs;
+   * remembers the codec that accepted it.
+   *
+   * @throws IdempotencyConfigurationException naming the method and the type and saying why
+   */
+  public void checkResultType(ResultCodec codec) {
+    if (acceptedBy == codec || shape == ResultShape.VOID) {
+      return;
+    }
+    try {
+      codec.checkDecodable(resultType);
+    } catch (RuntimeException e) {
+      throw new IdempotencyConfigurationException(
+          description + " returns " + resultType.getTypeName() + ", which cannot be replayed from a store: "
+              + e.getMessage());
+    }
+    acceptedBy = codec;
   }
 
   boolean isFinal(Throwable t) {

@@ -1,6 +1,7 @@
 package io.idempotent.internal;
 
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.spi.ResultCodec;
 
 /** Holds the engine the woven aspect uses; configured from the environment on first use unless installed. */
 public final class GlobalEngine {
@@ -24,6 +25,12 @@ public final class GlobalEngine {
       }
     }
     return e;
+  }
+
+  /** The codec of the engine in use, or the default codec while none is configured yet. */
+  public static ResultCodec installedCodec() {
+    IdempotencyEngine e = engine;
+    return e != null ? e.config().codec() : JacksonResultCodec.shared();
   }
 
   public static synchronized IdempotencyEngine install(IdempotencyConfig config) {

@@ -97,6 +97,7 @@ public final class IdempotencyEngine {
       LAST.set(CallOutcome.UNPROTECTED);
       return invocation.proceed();
     }
+    plan.checkResultType(config.codec()); // a result no retry could read back is refused before it runs
     if (isBlank(key) || (plan.scoped && isBlank(scope))) {
       emit(Type.KEY_MISSING, plan, null, null);
       if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
@@ -307,9 +308,21 @@ public final class IdempotencyEngine {
 
   private void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable t) {
     if (plan.isFinal(t)) {
+      String state;
+      try {
+        state = FailureReplay.record(t);
+      } catch (FailureReplay.NotRecreatable | RuntimeException e) {
+        // never record what a replay would not give back as it was: a retry runs the method again instead
+        LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
+            + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
+            + e.getMessage() + "); the key was released and a retry runs the method again");
+        release(plan, store, key, owner, t);
+        return;
+      }
       boolean completed;
       try {
-        completed = store.complete(key, owner, StoredOutcome.failure(t.getClass().getName(), t.getMessage()), ttl(plan));
+        completed = store.complete(
+            key, owner, StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state), ttl(plan));
       } catch (RuntimeException e) {
         emit(Type.STORE_ERROR, plan, key, e);
         LOG.log(Level.WARNING, "Could not record the final failure of " + plan.description, e);

@@ -1,5 +1,7 @@
 package io.idempotent.internal;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +11,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.Type;
@@ -17,14 +20,21 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The default codec: JSON through Jackson, always as the declared generic type. Default typing is
  * never enabled, so stored data cannot name a class to instantiate. Thread-safe.
+ *
+ * <p>The shared instance reads and writes ordinary value classes as they are: private fields, records,
+ * getters-only classes, constructors whose parameters carry their names ({@code -parameters}) and
+ * no-argument constructors with setters; a {@code ZonedDateTime} keeps its zone id. {@link
+ * #checkDecodable} refuses, before a method first runs, a declared type Jackson could write but not build.
  */
 public final class JacksonResultCodec implements ResultCodec {
 
-  private static final JacksonResultCodec SHARED = new JacksonResultCodec(baseMapper().build());
+  private static final JacksonResultCodec SHARED = new JacksonResultCodec(resultMapper().build());
 
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<Type, ObjectWriter> writers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Type, ObjectReader> readers = new ConcurrentHashMap<>();
+  /** Per declared type: why it cannot be decoded, or "" when it can. */
+  private final ConcurrentHashMap<Type, String> undecodable = new ConcurrentHashMap<>();
 
   public JacksonResultCodec(ObjectMapper mapper) {
     this.mapper = mapper;
@@ -42,6 +52,18 @@ public final class JacksonResultCodec implements ResultCodec {
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE);
+  }
+
+  /**
+   * The mapper of results and of recorded exception state: whatever a value class keeps in its fields
+   * comes back, built through its constructor's parameter names when it has no no-argument one.
+   */
+  static JsonMapper.Builder resultMapper() {
+    return baseMapper()
+        .addModule(new ParameterNamesModule())
+        .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+        // "+02:00[Europe/Paris]", not "+02:00": the zone decides later arithmetic (daylight saving)
+        .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID);
   }
 
   /** A mapper for canonical trees of arbitrary argument objects (fingerprints). */
@@ -62,6 +84,21 @@ public final class JacksonResultCodec implements ResultCodec {
       throw new IdempotencyResultException(
           "Cannot encode a result of type " + value.getClass().getName() + " as JSON of " + declaredType.getTypeName()
               + ": " + e.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
+   * Refuses a type whose values Jackson cannot build from JSON: an interface or abstract class, a class
+   * with no creator, or a container or bean property of such a type. Cached per type.
+   */
+  @Override
+  public void checkDecodable(Type declaredType) {
+    String problem = undecodable.computeIfAbsent(declaredType, t -> {
+      String p = DecodableTypes.problem(mapper, t);
+      return p == null ? "" : p;
+    });
+    if (!problem.isEmpty()) {
+      throw new IllegalArgumentException(problem);
     }
   }
 

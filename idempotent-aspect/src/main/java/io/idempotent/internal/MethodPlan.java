@@ -102,7 +102,8 @@ public final class MethodPlan {
         a.finalExceptions(),
         a.checkPayload(),
         scope != null,
-        method.getGenericReturnType());
+        method.getGenericReturnType(),
+        method.getDeclaringClass().getClassLoader());
     return new MethodPlan(call, key, scope, payload, fingerprinted, labels.toArray(new String[0]),
         roots.toArray(new String[0]));
   }

@@ -13,4 +13,15 @@ public interface ResultCodec {
 
   /** Decodes {@code data} into {@code declaredType} and nothing else. */
   Object decode(String data, Type declaredType);
+
+  /**
+   * Refuses a declared result type whose values this codec could encode but never decode, so that such a
+   * method is refused before it first runs instead of recording a result no retry can read back. Called
+   * once per annotated method (and per programmatic call), before the method runs; the engine reports
+   * the refusal as an {@link io.idempotent.IdempotencyConfigurationException} naming the method and the
+   * type. The default accepts every type: a codec that knows nothing better keeps its old behaviour.
+   *
+   * @throws IllegalArgumentException whose message says why values of {@code declaredType} cannot be decoded
+   */
+  default void checkDecodable(Type declaredType) {}
 }

@@ -19,7 +19,10 @@ public final class StoredOutcome {
     VALUE,
     /** The method returned null or was void. */
     NULL,
-    /** The method threw an exception declared final; its type and message are kept. */
+    /**
+     * The method threw an exception declared final; its type and message are kept, and its state (its
+     * own fields, full message and cause description) as JSON in {@link #json()} for stores that persist.
+     */
     FAILURE
   }
 
@@ -71,7 +74,16 @@ public final class StoredOutcome {
 
   /** A final failure: the exception's class name and message (message may be null). */
   public static StoredOutcome failure(String type, String message) {
-    return new StoredOutcome(Kind.FAILURE, null, false, null, null, Objects.requireNonNull(type, "type"), message);
+    return failure(type, message, null);
+  }
+
+  /**
+   * A final failure with its recorded state: JSON that a persistent store keeps alongside the type and
+   * message (in the same place as a value's JSON) and gives back through {@link #json()}; may be null.
+   */
+  public static StoredOutcome failure(String type, String message, String stateJson) {
+    return new StoredOutcome(
+        Kind.FAILURE, null, false, stateJson, null, Objects.requireNonNull(type, "type"), message);
   }
 
   public Kind kind() {
@@ -92,7 +104,8 @@ public final class StoredOutcome {
   }
 
   /**
-   * The JSON of a {@link Kind#VALUE} outcome, encoded on first call as the declared return type.
+   * The JSON of a {@link Kind#VALUE} outcome, encoded on first call as the declared return type; for a
+   * {@link Kind#FAILURE}, the exception's recorded state (null when none was recorded).
    *
    * @throws io.idempotent.IdempotencyResultException if the value cannot be encoded
    */

@@ -151,6 +151,79 @@ public abstract class IdempotencyStoreContract {
   }
 
   @Test
+  void engine_valueClassWithoutGetters_replaysEqual() {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    Map<String, Integer> tags = new java.util.HashMap<>();
+    tags.put("vip", 1);
+    tags.put("none", null);
+    List<ReplayShapes.Line> lines = new ArrayList<>();
+    lines.add(new ReplayShapes.Line("a", 2));
+    lines.add(new ReplayShapes.Line(null, null));
+    ReplayShapes.Statement original = new ReplayShapes.Statement("st-1", 1999,
+        java.time.ZonedDateTime.of(2026, 7, 1, 9, 30, 0, 0, java.time.ZoneId.of("Europe/Paris")), null, lines, tags);
+    AtomicInteger runs = new AtomicInteger();
+    String ns = "value-" + run;
+    ReplayShapes.Statement first = idempotency.call(ns, ReplayShapes.Statement.class).key("k").run(() -> {
+      runs.incrementAndGet();
+      return original;
+    });
+    ReplayShapes.Statement again = idempotency.call(ns, ReplayShapes.Statement.class).key("k").run(() -> {
+      runs.incrementAndGet();
+      return null;
+    });
+    assertThat(first).isSameAs(original);
+    assertThat(again).isEqualTo(original);
+    assertThat(again.toString()).contains("[Europe/Paris]");
+    assertThat(runs.get()).isEqualTo(1);
+  }
+
+  @Test
+  void engine_recordedFinalExceptions_replayWithTheirTypeMessageFieldsAndCause() {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    List<RuntimeException> thrown = List.of(
+        new ReplayShapes.CardDeclined("51"),
+        new ReplayShapes.LimitExceeded(500),
+        new ReplayShapes.GatewayRefused("gateway refused", new java.io.IOException("read timed out")),
+        new Concealed("concealed"),
+        new ReplayShapes.InvalidCoupon("coupon SPRING expired"));
+    for (RuntimeException original : thrown) {
+      Class<? extends Throwable> declared =
+          original instanceof IllegalArgumentException ? IllegalArgumentException.class : original.getClass();
+      AtomicInteger runs = new AtomicInteger();
+      java.util.function.Supplier<RuntimeException> call = () -> {
+        try {
+          idempotency.call("failure-" + run, String.class).key(original.getClass().getSimpleName())
+              .finalExceptions(declared)
+              .run(() -> {
+                runs.incrementAndGet();
+                throw original;
+              });
+          return null;
+        } catch (RuntimeException e) {
+          return e;
+        }
+      };
+      assertThat(call.get()).isSameAs(original);
+      RuntimeException replayed = call.get();
+      assertThat(runs.get()).as("runs of " + original.getClass().getSimpleName()).isEqualTo(1);
+      assertThat(replayed).isExactlyInstanceOf(original.getClass()).isNotSameAs(original)
+          .hasMessage(original.getMessage());
+      if (original instanceof ReplayShapes.CardDeclined d) {
+        assertThat(((ReplayShapes.CardDeclined) replayed).code()).isEqualTo(d.code());
+      }
+      if (original instanceof ReplayShapes.LimitExceeded l) {
+        assertThat(((ReplayShapes.LimitExceeded) replayed).limit()).isEqualTo(l.limit());
+      }
+      if (original.getCause() != null) {
+        assertThat(replayed.getCause()).isInstanceOf(io.idempotent.ReplayedCause.class).hasMessage("read timed out");
+        assertThat(((io.idempotent.ReplayedCause) replayed.getCause()).originalType()).isEqualTo("java.io.IOException");
+      } else {
+        assertThat(replayed.getCause()).isNull();
+      }
+    }
+  }
+
+  @Test
   void claim_liveInProgress_returnsExistingWithItsFingerprint() {
     String k = key("a");
     store.claim(k, "fp-1", owner(), LONG);

@@ -19,7 +19,9 @@ record OutcomeColumns(String kind, String resultJson, String failureType, String
       // codec already escapes lone surrogates; a custom one may not.
       case VALUE -> new OutcomeColumns("VALUE", JsonText.escapeLoneSurrogates(outcome.json()), null, null);
       case NULL -> new OutcomeColumns("NULL", null, null, null);
-      case FAILURE -> new OutcomeColumns("FAILURE", null,
+      // a failure's recorded state (its fields, full message, cause description) is JSON too: same column
+      case FAILURE -> new OutcomeColumns("FAILURE",
+          outcome.json() == null ? null : JsonText.escapeLoneSurrogates(outcome.json()),
           storable(outcome.failureType(), MAX_TYPE_LENGTH), storable(outcome.failureMessage(), MAX_MESSAGE_LENGTH));
     };
   }

@@ -68,7 +68,7 @@ record StoredRow(
     return switch (kind) {
       case VALUE -> StoredOutcome.valueJson(resultJson);
       case NULL -> StoredOutcome.nullValue();
-      case FAILURE -> StoredOutcome.failure(failureType, failureMessage);
+      case FAILURE -> StoredOutcome.failure(failureType, failureMessage, resultJson);
     };
   }
 }

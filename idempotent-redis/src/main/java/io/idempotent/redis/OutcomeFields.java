@@ -11,7 +11,8 @@ import java.util.List;
  * {@code VALUE}, {@code NULL} or {@code FAILURE}; a value is the JSON of the method's declared return type
  * in {@code json}; a failure keeps its exception's class name in {@code failure_type} (at most
  * {@value #MAX_TYPE_LENGTH} characters) and its message in {@code failure_message} (at most
- * {@value #MAX_MESSAGE_LENGTH}; absent when the message was null). Redis is binary-safe, so text is kept
+ * {@value #MAX_MESSAGE_LENGTH}; absent when the message was null), and its recorded state (fields, full
+ * message, cause description), when there is one, in {@code json}. Redis is binary-safe, so text is kept
  * as it is, NUL included; a lone surrogate in the JSON is kept as its JSON escape, as the table store does.
  */
 final class OutcomeFields {
@@ -44,6 +45,10 @@ final class OutcomeFields {
           pairs.add(utf8("failure_message"));
           pairs.add(utf8(bounded(outcome.failureMessage(), MAX_MESSAGE_LENGTH)));
         }
+        if (outcome.json() != null) {
+          pairs.add(utf8("json"));
+          pairs.add(utf8(outcome.json()));
+        }
       }
     }
     return pairs;
@@ -66,7 +71,7 @@ final class OutcomeFields {
         if (failureType == null) {
           throw new IllegalArgumentException("a FAILURE outcome without its type");
         }
-        yield StoredOutcome.failure(failureType, failureMessage);
+        yield StoredOutcome.failure(failureType, failureMessage, json);
       }
     };
   }
