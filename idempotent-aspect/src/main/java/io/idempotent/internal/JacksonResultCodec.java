@@ -2,8 +2,10 @@ package io.idempotent.internal;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -28,6 +30,15 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class JacksonResultCodec implements ResultCodec {
 
+  /**
+   * The longest result the codec records, in characters of JSON (4 MiB). A longer one is refused when
+   * the call completes, and whatever is written within it can be read back: the reader accepts strings,
+   * numbers, names and documents up to this length, and the same nesting depth as the writer. Four
+   * million characters stay within the 16 MB statement limit MariaDB and MySQL have by default.
+   */
+  public static final int MAX_RESULT_CHARS = 4 * 1024 * 1024;
+  private static final int MAX_NESTING_DEPTH = 1000;
+
   private static final JacksonResultCodec SHARED = new JacksonResultCodec(resultMapper().build());
 
   private final ObjectMapper mapper;
@@ -45,7 +56,17 @@ public final class JacksonResultCodec implements ResultCodec {
   }
 
   static JsonMapper.Builder baseMapper() {
-    return JsonMapper.builder()
+    JsonFactory factory = JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxStringLength(MAX_RESULT_CHARS)
+            .maxNumberLength(MAX_RESULT_CHARS)
+            .maxNameLength(MAX_RESULT_CHARS)
+            .maxDocumentLength(MAX_RESULT_CHARS)
+            .maxNestingDepth(MAX_NESTING_DEPTH)
+            .build())
+        .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+        .build();
+    return JsonMapper.builder(factory)
         .addModule(new Jdk8Module())
         .addModule(new JavaTimeModule())
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -66,25 +87,25 @@ public final class JacksonResultCodec implements ResultCodec {
         .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID);
   }
 
-  /** A mapper for canonical trees of arbitrary argument objects (fingerprints). */
-  static ObjectMapper canonicalMapper() {
-    return baseMapper()
-        .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-        .build();
-  }
 
   @Override
   public String encode(Object value, Type declaredType) {
+    String json;
     try {
       // stores keep text as UTF-8, which has no lone surrogates: spell them as JSON escapes
-      return JsonText.escapeLoneSurrogates(
+      json = JsonText.escapeLoneSurrogates(
           writers.computeIfAbsent(declaredType, t -> mapper.writerFor(mapper.constructType(t))).writeValueAsString(value));
     } catch (Exception e) {
       throw new IdempotencyResultException(
           "Cannot encode a result of type " + value.getClass().getName() + " as JSON of " + declaredType.getTypeName()
               + ": " + e.getClass().getSimpleName(), e);
     }
+    if (json.length() > MAX_RESULT_CHARS) {
+      throw new IdempotencyResultException(
+          "A result of type " + value.getClass().getName() + " is " + json.length() + " characters of JSON, more"
+              + " than the " + MAX_RESULT_CHARS + " a recorded result may have; it was not recorded", null);
+    }
+    return json;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.idempotent.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
@@ -18,11 +19,13 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Type;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -224,6 +227,29 @@ public abstract class IdempotencyStoreContract {
   }
 
   @Test
+  void engine_recordedFinalExceptionMessageWithALoneSurrogateAndNul_replaysExactly() {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    RuntimeException original = new ReplayShapes.InvalidCoupon("coupon \uD800 and \u0000 expired \uDFFF");
+    AtomicInteger runs = new AtomicInteger();
+    java.util.function.Supplier<RuntimeException> call = () -> {
+      try {
+        idempotency.call("surrogate-failure-" + run, String.class).key("k").finalExceptions(IllegalArgumentException.class)
+            .run(() -> {
+              runs.incrementAndGet();
+              throw original;
+            });
+        return null;
+      } catch (RuntimeException e) {
+        return e;
+      }
+    };
+    assertThat(call.get()).isSameAs(original);
+    RuntimeException replayed = call.get();
+    assertThat(runs).hasValue(1);
+    assertThat(replayed).isExactlyInstanceOf(ReplayShapes.InvalidCoupon.class).hasMessage(original.getMessage());
+  }
+
+  @Test
   void claim_liveInProgress_returnsExistingWithItsFingerprint() {
     String k = key("a");
     store.claim(k, "fp-1", owner(), LONG);
@@ -355,6 +381,26 @@ public abstract class IdempotencyStoreContract {
       firstMayEnd.countDown();
       pool.shutdownNow();
     }
+  }
+
+  /** Beyond what the JSON reader once accepted (1,000 digits, 50,000-character names, 20 MB strings). */
+  @Test
+  void engine_largeResultsWithinTheMaximum_replayEqual() {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    Map<String, List<BigInteger>> big = new HashMap<>();
+    big.put("n".repeat(60_000), new ArrayList<>(List.of(BigInteger.TEN.pow(1_500).add(BigInteger.ONE))));
+    big.put("text", null);
+    big.put("k", new ArrayList<>(List.of(BigInteger.valueOf(7))));
+    Type type = new TypeReference<Map<String, List<BigInteger>>>() {}.getType();
+    AtomicInteger runs = new AtomicInteger();
+    for (int i = 0; i < 2; i++) {
+      Object result = idempotency.call("large-" + run, type).key("k").run(() -> {
+        runs.incrementAndGet();
+        return big;
+      });
+      assertThat(result).isEqualTo(big);
+    }
+    assertThat(runs).hasValue(1);
   }
 
   @Test
