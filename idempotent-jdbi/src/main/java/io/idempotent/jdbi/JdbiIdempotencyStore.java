@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -58,6 +59,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final TransactionMode mode;
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
+  /** In {@link TransactionMode#JOINED} mode, finds the caller's transaction; null otherwise. */
+  private final JoinedTransactions transactions;
+  private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
@@ -67,6 +71,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
+    this.transactions = mode == TransactionMode.JOINED ? JoinedTransactions.on(jdbi) : null;
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -140,6 +145,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
         StoredKeyEncoding.encode(key), key, fingerprint, owner, micros(lease));
+    if (mode == TransactionMode.JOINED) {
+      Optional<Handle> joined = transactions.current(); // refuses an ambiguous thread before the method runs
+      if (joined.isPresent() && transactions.isWritten(joined.get(), request.storedKey())) {
+        return ClaimResult.existing(inProgressInThisTransaction(joined.get(), request));
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       Dialect.Claim claim;
       try {
@@ -169,16 +180,46 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String storedKey = StoredKeyEncoding.encode(key);
     long ttlMicros = micros(ttl);
     if (mode == TransactionMode.JOINED) {
-      return jdbi.withHandle(h -> {
-        if (!h.isInTransaction()) {
-          return dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros) == 1;
-        }
+      Handle h = transactions.current().orElse(null);
+      if (h == null) {
+        warnNoTransaction();
+      } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
         // registered first, so that a rollback for any reason (even this update failing) frees the key
         h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
-        return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
-      });
+        boolean completed = completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
+        transactions.written(h, storedKey);
+        return completed;
+      }
+      // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
+      // exception usually rolls back): it is recorded on a connection of its own and committed at once
     }
     return connections.run(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+  }
+
+  /**
+   * A second claim of a key whose outcome this very transaction has written: the row is locked by the
+   * caller's own transaction, which a claim on another connection would wait for until the database gives
+   * up (or forever). It is answered at once as in progress, which it is for everyone outside.
+   */
+  private IdempotencyRecord inProgressInThisTransaction(Handle h, Dialect.ClaimRequest request) {
+    StoredRow row;
+    try {
+      row = dialect.find(h.getConnection(), request.storedKey());
+    } catch (RuntimeException e) {
+      row = null;
+    }
+    IdempotencyRecord seen = row == null ? null : row.toRecord(request.key());
+    return IdempotencyRecord.inProgress(request.key(),
+        seen != null ? seen.fingerprint() : request.fingerprint(), seen != null ? seen.owner() : null);
+  }
+
+  private void warnNoTransaction() {
+    if (warnedNoTransaction.compareAndSet(false, true)) {
+      LOG.log(Level.WARNING, "The idempotency store is in JOINED mode, but a call completed with no transaction"
+          + " open on the calling thread on the store's Jdbi; its outcome was committed on its own, as in"
+          + " INDEPENDENT mode (a transaction on another Jdbi instance, or on another thread, is not seen)."
+          + " Reported once.");
+    }
   }
 
   /**
@@ -252,15 +293,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public void afterCommit(Runnable action) {
     if (mode == TransactionMode.JOINED) {
-      // the same handle lookup as complete(): withHandle reuses the handle bound to this thread
-      boolean deferred = jdbi.withHandle(h -> {
-        if (h.isInTransaction()) {
-          h.afterCommit(action);
-          return true;
-        }
-        return false;
-      });
-      if (deferred) {
+      // the same lookup as complete()
+      Optional<Handle> joined = transactions.current();
+      if (joined.isPresent()) {
+        joined.get().afterCommit(action);
         return;
       }
     }

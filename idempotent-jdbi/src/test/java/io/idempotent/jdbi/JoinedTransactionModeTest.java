@@ -99,6 +99,90 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_useTransactionOnAHandleFromOpen_isJoined_andItsRollbackFreesTheKey(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle h = jdbi.open()) {
+      assertThatThrownBy(() -> h.useTransaction(t -> {
+        createOrder(idempotency, t, order, runs);
+        assertThat(store.find(storedKey(order)).orElseThrow().state()).as("not committed yet")
+            .isEqualTo(RecordState.IN_PROGRESS);
+        throw new IllegalStateException("forced rollback");
+      })).hasMessage("forced rollback");
+    }
+    assertThat(orderExists(jdbi, order)).isFalse();
+    assertThat(store.find(storedKey(order))).as("released with the rollback").isEmpty();
+
+    try (Handle h = jdbi.open()) {
+      h.useTransaction(t -> createOrder(idempotency, t, order, runs));
+    }
+    assertThat(runs).hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_beginAndRollbackOnAHandleFromOpen_isJoined_andARetryRunsAgain(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      createOrder(idempotency, h, order, runs);
+      h.rollback();
+    }
+    assertThat(store.find(storedKey(order))).as("released with the rollback").isEmpty();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      createOrder(idempotency, h, order, runs);
+      h.commit();
+    }
+    assertThat(runs).hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_transactionsOnTwoHandlesOfTheThread_areRefusedBeforeTheMethodRuns(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle first = jdbi.open(); Handle second = jdbi.open()) {
+      first.begin();
+      second.begin();
+      assertThatThrownBy(() -> createOrder(idempotency, second, order, runs))
+          .isInstanceOf(io.idempotent.IdempotencyStoreException.class).cause()
+          .hasMessageContaining("JOINED").hasMessageContaining("2 handles");
+      first.rollback();
+      second.rollback();
+    }
+    assertThat(runs).hasValue(0);
+    assertThat(store.find(storedKey(order))).isEmpty();
+  }
+
+  private static void createOrder(Idempotency idempotency, Handle h, String order, AtomicInteger runs) {
+    idempotency.call(NAME, String.class).key(order).run(() -> {
+      runs.incrementAndGet();
+      h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+      return "created";
+    });
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_completionOfALostClaim_throws_soTheCallersWritesRollBack(TestDatabase db) {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();

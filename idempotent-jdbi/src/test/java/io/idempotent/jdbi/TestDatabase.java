@@ -116,13 +116,24 @@ public final class TestDatabase {
 
   /** A pool of its own, as a separate application instance would have. The caller closes it. */
   public HikariDataSource newPool(int size, String name) {
+    return newPool(size, name, hc -> { });
+  }
+
+  /** A pool of its own with settings of its own ({@code settings} sees the defaults first). The caller closes it. */
+  public HikariDataSource newPool(int size, String name, java.util.function.Consumer<HikariConfig> settings) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("test-" + this.name + "-" + name);
     hc.setJdbcUrl(url);
     hc.setUsername(user);
     hc.setPassword(password);
     hc.setMaximumPoolSize(size);
+    settings.accept(hc);
     return new HikariDataSource(hc);
+  }
+
+  /** A connection of its own, outside every pool, committing each statement. The caller closes it. */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, user, password);
   }
 
   /** The dialect of this database. */
