@@ -147,7 +147,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
         StoredKeyEncoding.encode(key), key, fingerprint, owner, micros(lease));
     if (mode == TransactionMode.JOINED) {
       Optional<Handle> joined = transactions.current(); // refuses an ambiguous thread before the method runs
-      if (joined.isPresent() && transactions.isWritten(joined.get(), request.storedKey())) {
+      if (joined.isPresent() && transactions.isJoined(joined.get(), request.storedKey())) {
         return ClaimResult.existing(inProgressInThisTransaction(joined.get(), request));
       }
     }
@@ -184,11 +184,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       if (h == null) {
         warnNoTransaction();
       } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
-        // registered first, so that a rollback for any reason (even this update failing) frees the key
-        h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
-        boolean completed = completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
-        transactions.written(h, storedKey);
-        return completed;
+        // noted first, so that a transaction ending in anything but a commit (even after this update failed)
+        // frees the key
+        transactions.joining(h, storedKey, () -> releaseUncommitted(storedKey, owner));
+        return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
       }
       // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
       // exception usually rolls back): it is recorded on a connection of its own and committed at once
@@ -248,12 +247,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return true;
   }
 
-  private void releaseAfterRollback(String storedKey, String owner) {
+  private void releaseUncommitted(String storedKey, String owner) {
     try {
       connections.run(c -> dialect.release(c, storedKey, owner));
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "The caller's transaction rolled back, but its idempotency claim could not be"
-          + " released; the key stays in progress until its lease expires", e);
+      LOG.log(Level.WARNING, "The caller's transaction ended without committing, but its idempotency claim could"
+          + " not be released; the key stays in progress until its lease expires", e);
     }
   }
 

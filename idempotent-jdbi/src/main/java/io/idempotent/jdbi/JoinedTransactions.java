@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleListener;
@@ -18,9 +17,15 @@ import org.jdbi.v3.core.Jdbi;
  * called {@code begin()} or {@code useTransaction(…)}, or any handle of a pool whose connections come
  * with auto-commit off (JDBI treats those as enrolled in a transaction their owner manages). It listens to
  * every handle the {@code Jdbi} creates and remembers, per thread, those still open; JDBI has no other
- * way to name the handle a thread works in. It also remembers the keys whose outcome was written in
- * each open transaction, so that a second claim of one of them inside the same transaction is answered
- * at once instead of waiting on that transaction's own row lock.
+ * way to name the handle a thread works in.
+ *
+ * <p>It also remembers the keys whose outcome was written in each open transaction, with what releases
+ * their claim: a rollback releases them, and so does a transaction that ends without JDBI running its
+ * callbacks — a COMMIT that fails (a deferred constraint; JDBI then rolls back without its rollback
+ * callbacks) or a handle closed with its transaction open — when its handle is closed. Releasing is
+ * fenced by the owner token and the {@code IN_PROGRESS} state, so it can never undo a committed outcome.
+ * A second claim of a remembered key inside the same transaction is answered at once instead of waiting
+ * on that transaction's own row lock.
  *
  * <p>Thread-safe: each thread sees only the handles it opened itself; a handle used on another thread
  * than the one that opened it is not found there.
@@ -28,8 +33,8 @@ import org.jdbi.v3.core.Jdbi;
 final class JoinedTransactions implements HandleListener {
 
   private final ThreadLocal<List<Handle>> opened = ThreadLocal.withInitial(ArrayList::new);
-  /** Keys whose outcome is written, uncommitted, in a handle's transaction. */
-  private final Map<Handle, Set<String>> written = new ConcurrentHashMap<>();
+  /** Keys whose outcome is written, uncommitted, in a handle's transaction, with what releases each claim. */
+  private final Map<Handle, Map<String, Runnable>> joined = new ConcurrentHashMap<>();
 
   private JoinedTransactions() {}
 
@@ -50,7 +55,7 @@ final class JoinedTransactions implements HandleListener {
   @Override
   public void handleClosed(Handle handle) {
     opened.get().remove(handle);
-    written.remove(handle);
+    releaseAll(joined.remove(handle)); // the transaction ended without a commit JDBI reported
   }
 
   /**
@@ -78,21 +83,28 @@ final class JoinedTransactions implements HandleListener {
     return Optional.ofNullable(found);
   }
 
-  /** Notes that {@code storedKey}'s outcome is written in {@code h}'s open transaction, until it ends. */
-  void written(Handle h, String storedKey) {
-    Set<String> keys = written.computeIfAbsent(h, k -> ConcurrentHashMap.newKeySet());
-    if (keys.isEmpty()) {
-      Runnable forget = () -> written.remove(h);
-      h.afterCommit(forget);
-      h.afterRollback(forget);
-    }
-    keys.add(storedKey);
+  /**
+   * Notes, before it is written, that {@code storedKey}'s outcome goes into {@code h}'s open transaction:
+   * unless that transaction commits, {@code release} runs once it has ended.
+   */
+  void joining(Handle h, String storedKey, Runnable release) {
+    joined.computeIfAbsent(h, k -> {
+      h.afterCommit(() -> joined.remove(h));
+      h.afterRollback(() -> releaseAll(joined.remove(h)));
+      return new ConcurrentHashMap<>();
+    }).put(storedKey, release);
   }
 
   /** Whether {@code storedKey}'s outcome is written, uncommitted, in {@code h}'s open transaction. */
-  boolean isWritten(Handle h, String storedKey) {
-    Set<String> keys = written.get(h);
-    return keys != null && keys.contains(storedKey);
+  boolean isJoined(Handle h, String storedKey) {
+    Map<String, Runnable> keys = joined.get(h);
+    return keys != null && keys.containsKey(storedKey);
+  }
+
+  private static void releaseAll(Map<String, Runnable> releases) {
+    if (releases != null) {
+      releases.values().forEach(Runnable::run);
+    }
   }
 
   private static boolean inTransaction(Handle h) {
