@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyEvent;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
 import java.util.List;
@@ -171,6 +172,43 @@ class JoinedTransactionModeTest {
     }
     assertThat(runs).hasValue(0);
     assertThat(store.find(storedKey(order))).isEmpty();
+  }
+
+  /** A declared final exception, as a business outcome: "this order can never be created". */
+  public static final class OrderRefusedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public OrderRefusedException(String message) {
+      super(message);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_finalFailure_isRecordedOutsideTheRolledBackTransaction_andReplayed(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store)
+        .listener(e -> events.add(e.type())).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+    Runnable refuse = () -> jdbi.useTransaction(h -> idempotency.call(NAME, String.class).key(order)
+        .finalExceptions(OrderRefusedException.class).run(() -> {
+          runs.incrementAndGet();
+          h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+          throw new OrderRefusedException("refused " + order);
+        }));
+
+    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class);
+    assertThat(events).contains(IdempotencyEvent.Type.FAILURE_STORED)
+        .doesNotContain(IdempotencyEvent.Type.RELEASED_ON_FAILURE, IdempotencyEvent.Type.LEASE_LOST);
+    assertThat(orderExists(jdbi, order)).as("the method's writes rolled back with the exception").isFalse();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).as("the event told the truth")
+        .isEqualTo(RecordState.COMPLETED);
+
+    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class).hasMessage("refused " + order);
+    assertThat(runs).as("the final failure is replayed, the method does not run again").hasValue(1);
   }
 
   private static void createOrder(Idempotency idempotency, Handle h, String order, AtomicInteger runs) {
