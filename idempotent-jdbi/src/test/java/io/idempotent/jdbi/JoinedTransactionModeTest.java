@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
+import io.idempotent.OnInProgress;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
 import java.util.List;
@@ -209,6 +210,41 @@ class JoinedTransactionModeTest {
 
     assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class).hasMessage("refused " + order);
     assertThat(runs).as("the final failure is replayed, the method does not run again").hasValue(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("sameKeyTwiceCases")
+  void joined_sameKeyTwiceInOneTransaction_isAnsweredAtOnce_asOnInProgressSays(
+      TestDatabase db, OnInProgress policy, boolean leaseRanOut) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () ->
+        jdbi.useTransaction(h -> {
+          assertThat(idempotency.call(NAME, String.class).key(order).lease(java.time.Duration.ofMillis(300))
+              .run(() -> "run " + runs.incrementAndGet())).isEqualTo("run 1");
+          if (leaseRanOut) {
+            Thread.sleep(400); // the committed claim has expired: a claim would take it over, or wait for it
+          }
+          var second = idempotency.call(NAME, String.class).key(order).onInProgress(policy);
+          if (policy == OnInProgress.THROW) {
+            assertThatThrownBy(() -> second.run(() -> "run " + runs.incrementAndGet()))
+                .isInstanceOf(io.idempotent.IdempotencyInProgressException.class);
+          } else {
+            assertThat(second.execute(() -> "run " + runs.incrementAndGet()).value()).isNull();
+          }
+        }));
+    assertThat(runs).hasValue(1);
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> sameKeyTwiceCases() {
+    return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(OnInProgress.THROW, OnInProgress.SKIP)
+        .flatMap(p -> java.util.stream.Stream.of(false, true)
+            .map(late -> org.junit.jupiter.params.provider.Arguments.of(db, p, late))));
   }
 
   private static void createOrder(Idempotency idempotency, Handle h, String order, AtomicInteger runs) {
