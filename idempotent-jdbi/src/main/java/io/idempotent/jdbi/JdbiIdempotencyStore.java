@@ -192,7 +192,27 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
       // exception usually rolls back): it is recorded on a connection of its own and committed at once
     }
-    return connections.run(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+    return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+  }
+
+  /**
+   * Runs one of the store's own units of work, repeating it after a serialization failure or a deadlock
+   * (SQLState {@code 40001}, {@code 40P01}; MariaDB's deadlock 1213 reports {@code 40001}). Sessions that
+   * default to {@code REPEATABLE READ} or {@code SERIALIZABLE} raise them even for one-statement
+   * transactions. Repeating is safe: such a failure rolled the unit back, and every write is fenced by
+   * the owner token (or, for a purge, decided again from the rows as they are then).
+   */
+  private <R> R repeating(Connections.Work<R> work) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return connections.run(work);
+      } catch (RuntimeException e) {
+        if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
+          throw e;
+        }
+        pause(attempt);
+      }
+    }
   }
 
   /**
@@ -249,7 +269,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   private void releaseUncommitted(String storedKey, String owner) {
     try {
-      connections.run(c -> dialect.release(c, storedKey, owner));
+      repeating(c -> dialect.release(c, storedKey, owner));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "The caller's transaction ended without committing, but its idempotency claim could"
           + " not be released; the key stays in progress until its lease expires", e);
@@ -259,19 +279,19 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public boolean release(String key, String owner) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return connections.run(c -> dialect.release(c, storedKey, owner)) == 1;
+    return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return connections.run(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
+    return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
     String storedKey = StoredKeyEncoding.encode(key);
-    StoredRow row = connections.run(c -> dialect.find(c, storedKey));
+    StoredRow row = repeating(c -> dialect.find(c, storedKey));
     return Optional.ofNullable(row).map(r -> r.toRecord(key));
   }
 
@@ -280,7 +300,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (maxRecords <= 0) {
       return 0;
     }
-    return connections.run(c -> dialect.purgeExpired(c, maxRecords));
+    return repeating(c -> dialect.purgeExpired(c, maxRecords));
   }
 
   /**
@@ -347,7 +367,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt * 5L, 50L)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while repeating a claim", e);
+      throw new IllegalStateException("Interrupted while repeating a statement of the idempotency store", e);
     }
   }
 
