@@ -113,8 +113,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return jdbi;
   }
 
-  /** Creates the table and its expiry index unless they exist; safe to call again and from several instances. */
+  /**
+   * Creates the table and its expiry index unless the table exists; safe to call again and from several
+   * instances. An existing table is left alone without any DDL, so a database user with only the rights
+   * to read and write it (the table made by a migration or an administrator) may call this too.
+   */
   public void createSchema() {
+    if (tableExists()) {
+      return;
+    }
     List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
     for (int attempt = 1; ; attempt++) {
       try {
@@ -138,6 +145,20 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
           throw e;
         }
       }
+    }
+  }
+
+  /** Whether the table can be read: a query that returns no row, so it costs no scan. */
+  private boolean tableExists() {
+    String sql = "SELECT 1 FROM " + dialect.table.qualified() + " WHERE 1 = 0";
+    try {
+      return connections.run(c -> {
+        try (var statement = c.createStatement(); var rows = statement.executeQuery(sql)) {
+          return true;
+        }
+      });
+    } catch (RuntimeException e) {
+      return false; // missing (or unreadable: creating it then reports what is wrong)
     }
   }
 
