@@ -148,6 +148,25 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
+  /**
+   * Refuses an existing table whose key column would let distinct keys share a row (a collation that
+   * ignores case or trailing spaces) or is not the primary key; the message gives the DDL that fixes it.
+   */
+  private void checkKeyColumn() {
+    String problem;
+    try {
+      problem = connections.run(dialect::keyColumnProblem);
+    } catch (RuntimeException e) {
+      // an unreachable database must not stop the application from starting: calls fail closed until
+      // it is back, and the table is checked by the next start
+      LOG.log(Level.WARNING, "Could not check the key column of the idempotency table " + table(), e);
+      return;
+    }
+    if (problem != null) {
+      throw new IllegalStateException("The idempotency table " + table() + " cannot be used: " + problem);
+    }
+  }
+
   /** Whether the table can be read: a query that returns no row, so it costs no scan. */
   private boolean tableExists() {
     String sql = "SELECT 1 FROM " + dialect.table.qualified() + " WHERE 1 = 0";
@@ -491,6 +510,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       if (createSchema) {
         store.createSchema();
       }
+      store.checkKeyColumn();
       return store;
     }
 

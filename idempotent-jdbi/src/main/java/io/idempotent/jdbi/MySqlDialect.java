@@ -30,7 +30,7 @@ final class MySqlDialect extends Dialect {
   private final NamedSql purgeSql;
   private final String pickExpiredSql;
   /** The most rows one skip-locked purge deletes: far below the servers' 65,535 bound parameters. */
-  private static final int MAX_PICKED = 10_000;
+  private static final int MAX_PICKED = 1_000;
   private volatile Boolean skipLocked;
 
   MySqlDialect(TableName table, boolean returning) {
@@ -132,7 +132,10 @@ final class MySqlDialect extends Dialect {
         }
         int deleted = 0;
         if (!keys.isEmpty()) {
-          sql = "DELETE FROM " + table.qualified() + " WHERE expires_at < " + now() + " AND idempotency_key IN ("
+          // by primary key only: the rows are locked by this transaction already, and a condition the
+          // optimizer could answer from the expiry index would make the DELETE scan, and wait for, rows
+          // that others hold
+          sql = "DELETE FROM " + table.qualified() + " WHERE idempotency_key IN ("
               + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")";
           try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < keys.size(); i++) {
@@ -151,6 +154,41 @@ final class MySqlDialect extends Dialect {
       }
     } catch (SQLException e) {
       throw NamedSql.failure(e, sql);
+    }
+  }
+
+  @Override
+  String keyColumnProblem(Connection c) throws SQLException {
+    String[] sn = schemaAndName();
+    String collation = returning ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin";
+    try (PreparedStatement ps = c.prepareStatement("SELECT DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME,"
+        + " COLUMN_KEY, (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE k WHERE k.TABLE_SCHEMA ="
+        + " c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME AND k.CONSTRAINT_NAME = 'PRIMARY')"
+        + " FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = COALESCE(?, DATABASE())"
+        + " AND c.TABLE_NAME = ? AND c.COLUMN_NAME = 'idempotency_key'")) {
+      ps.setString(1, sn[0]);
+      ps.setString(2, sn[1]);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null; // no such table (a missing column fails every statement with a clear error)
+        }
+        String type = rs.getString(1);
+        long length = rs.getLong(2);
+        String actual = rs.getString(3);
+        boolean primary = "PRI".equalsIgnoreCase(rs.getString(4)) && rs.getInt(5) == 1;
+        if ("varchar".equalsIgnoreCase(type) && length >= StoredKeyEncoding.COLUMN_LENGTH
+            && collation.equalsIgnoreCase(actual) && primary) {
+          return null;
+        }
+        String t = table.qualified();
+        return "its idempotency_key column is " + type + "(" + length + ") COLLATE " + actual
+            + (primary ? "" : " and not the table's whole primary key") + "; it must be VARCHAR("
+            + StoredKeyEncoding.COLUMN_LENGTH + ") COLLATE " + collation + " (which compares case and trailing"
+            + " spaces exactly) and the primary key. Fix: ALTER TABLE " + t + " MODIFY idempotency_key VARCHAR("
+            + StoredKeyEncoding.COLUMN_LENGTH + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
+            + (primary ? "" : "; ALTER TABLE " + t + " DROP PRIMARY KEY, ADD PRIMARY KEY (idempotency_key)")
+            + (primary ? "" : " (drop only an existing primary key)");
+      }
     }
   }
 
