@@ -447,9 +447,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
 
     /**
-     * The table name, optionally schema-qualified; letters, digits and underscores only.
+     * The table name, optionally schema-qualified; letters, digits and underscores only, and no part a word
+     * that PostgreSQL, MariaDB, MySQL or H2 reserves ({@code order}, {@code select}, {@code user}).
      *
-     * @throws IllegalArgumentException if the name is not a plain identifier
+     * @throws IllegalArgumentException if the name is not a plain identifier, or a part is a reserved word
      */
     public Builder table(String name) {
       this.table = TableName.of(name);
