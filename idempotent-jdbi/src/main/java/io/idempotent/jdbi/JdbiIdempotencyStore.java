@@ -370,6 +370,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */
   @Override
   public synchronized void close() {
+    if (transactions != null) {
+      transactions.stop(jdbi);
+    }
     RuntimeException failure = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {

@@ -45,6 +45,11 @@ final class JoinedTransactions implements HandleListener {
     return transactions;
   }
 
+  /** Stops listening to {@code jdbi}'s handles (the store is closed). */
+  void stop(Jdbi jdbi) {
+    jdbi.getConfig(Handles.class).removeListener(this);
+  }
+
   @Override
   public void handleCreated(Handle handle) {
     List<Handle> mine = opened.get();
