@@ -3,14 +3,23 @@ package io.idempotent.internal;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Renews the leases of running calls from one daemon thread, each at a third of its lease, so a
- * long-running method keeps its claim. Registering costs one small object and a set insertion;
- * calls that finish within a third of their lease are never renewed. Thread-safe.
+ * Renews the leases of running calls, each at a third of its lease, so a long-running method keeps its
+ * claim. One daemon thread keeps the time; the renewals themselves run on a lane per store (a daemon
+ * thread that exists while the store has renewals to run), so a store that is slow or stuck — its pool
+ * exhausted, its server unreachable — delays only its own renewals, never another store's. A renewal
+ * still running is not submitted again. Registering costs one small object and a set insertion; calls
+ * that finish within a third of their lease are never renewed. Thread-safe.
  */
 final class LeaseRenewer {
 
@@ -21,6 +30,9 @@ final class LeaseRenewer {
 
   private final IdempotencyEngine engine;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
+  /** One lane per store, by identity; a lane's thread ends when it has been idle for a while. */
+  private final Map<IdempotencyStore, ExecutorService> lanes = new ConcurrentHashMap<>();
+  private final AtomicInteger laneNumbers = new AtomicInteger();
   private volatile Thread thread;
   private volatile long nextWake = Long.MAX_VALUE;
 
@@ -76,8 +88,12 @@ final class LeaseRenewer {
       }
       long wake = now + MAX_IDLE_NANOS;
       for (Renewal r : active) {
+        if (r.inFlight) {
+          continue; // its lane is still at it; it is rescheduled when done
+        }
         if (r.due - now <= 0) {
-          renew(r, now);
+          submit(r);
+          continue;
         }
         if (r.due - wake < 0) {
           wake = r.due;
@@ -102,6 +118,31 @@ final class LeaseRenewer {
     }
     thread = null;
     return true;
+  }
+
+  private void submit(Renewal r) {
+    r.inFlight = true;
+    lanes.computeIfAbsent(r.store, s -> lane()).execute(() -> {
+      try {
+        renew(r, System.nanoTime());
+      } finally {
+        r.inFlight = false;
+        Thread t = thread;
+        if (t != null) {
+          LockSupport.unpark(t); // its next due time may come before the timekeeper's wake-up
+        }
+      }
+    });
+  }
+
+  private ExecutorService lane() {
+    String name = "idempotent-lease-renewer-lane-" + laneNumbers.incrementAndGet();
+    return new ThreadPoolExecutor(0, 1, idleExitNanos, TimeUnit.NANOSECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+          Thread t = new Thread(task, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private void renew(Renewal r, long now) {
@@ -133,6 +174,8 @@ final class LeaseRenewer {
     final long intervalNanos;
     volatile long due;
     volatile boolean cancelled;
+    /** Submitted to its store's lane and not finished yet. */
+    volatile boolean inFlight;
 
     Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
       this.plan = plan;

@@ -6,6 +6,8 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.OnInProgress;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class LeaseRenewerTest {
@@ -37,5 +39,43 @@ class LeaseRenewerTest {
     Thread.sleep(900); // three leases: only renewal keeps the claim
     assertThat(store.find("k2")).isPresent();
     r.cancel();
+  }
+
+  /** A store whose renewals hang, as when the application has exhausted its connection pool. */
+  private static final class StuckRenewals extends InMemoryTestStore {
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch unblock = new CountDownLatch(1);
+
+    @Override
+    public boolean renew(String key, String owner, Duration lease) {
+      entered.countDown();
+      try {
+        unblock.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return super.renew(key, owner, lease);
+    }
+  }
+
+  @Test
+  void storeWhoseRenewalsHang_doesNotStopAnotherStoresRenewals() throws Exception {
+    StuckRenewals stuck = new StuckRenewals();
+    LeaseRenewer renewer = new LeaseRenewer(engine);
+    Duration lease = Duration.ofMillis(300);
+    stuck.claim("a", "", "oa", lease);
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease);
+    assertThat(stuck.entered.await(5, TimeUnit.SECONDS)).as("store a's renewal started and hangs").isTrue();
+    store.claim("b", "", "ob", lease);
+    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", "ob", lease);
+    try {
+      Thread.sleep(1_000); // more than three leases: only renewals keep store b's claim
+      assertThat(store.claim("b", "", "intruder", lease).claimed()).as("b's claim was kept").isFalse();
+      assertThat(store.find("b").orElseThrow().owner()).isEqualTo("ob");
+    } finally {
+      stuck.unblock.countDown();
+      ra.cancel();
+      rb.cancel();
+    }
   }
 }

@@ -40,20 +40,10 @@ abstract class Connections {
     return new Connections() {
       @Override
       <R> R run(Work<R> work) {
+        // committed on the JDBC connection itself: JDBI treats a connection that arrives with auto-commit
+        // off as enrolled in a transaction its owner manages, and would neither begin nor commit one
         try (Handle h = jdbi.open()) {
-          Connection c = h.getConnection();
-          if (c.getAutoCommit()) {
-            return work.run(c);
-          }
-          return h.inTransaction(t -> {
-            try {
-              return work.run(t.getConnection());
-            } catch (SQLException e) {
-              throw new SqlWorkFailure(e);
-            }
-          });
-        } catch (SqlWorkFailure e) {
-          throw failure(e.sqlException());
+          return inTransaction(h.getConnection(), work);
         } catch (SQLException e) {
           throw failure(e);
         }
@@ -82,18 +72,5 @@ abstract class Connections {
   private static IdempotencyStoreException failure(SQLException e) {
     return new IdempotencyStoreException("An SQL statement of the idempotency store failed (SQLState "
         + e.getSQLState() + ")", e);
-  }
-
-  /** Carries a checked SQLException through JDBI's transaction callback. */
-  private static final class SqlWorkFailure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    SqlWorkFailure(SQLException cause) {
-      super(cause);
-    }
-
-    SQLException sqlException() {
-      return (SQLException) getCause();
-    }
   }
 }

@@ -67,6 +67,23 @@ abstract class Dialect {
   /** Deletes at most {@code max} expired rows in one short statement. */
   abstract int purgeExpired(Connection c, int max);
 
+  /**
+   * What is wrong with an existing table's key column, with the DDL that fixes it, or null when it is
+   * right or the table does not exist. A key column that compares loosely (ignoring case or trailing
+   * spaces), is too short, or is not the whole primary key would make distinct keys share a row or
+   * fail later; it is refused at start-up instead.
+   */
+  String keyColumnProblem(Connection c) throws SQLException {
+    return null;
+  }
+
+  /** The table's schema (null: the connection's current one) and name, for catalog queries. */
+  final String[] schemaAndName() {
+    String q = table.qualified();
+    int dot = q.indexOf('.');
+    return dot < 0 ? new String[] {null, q} : new String[] {q.substring(0, dot), q.substring(dot + 1)};
+  }
+
   /** Whether {@code sqlState} is a transient failure after which the claim may be repeated safely. */
   boolean isRetryable(String sqlState) {
     // 40001 serialization failure / deadlock (MariaDB, MySQL, H2), 40P01 deadlock (PostgreSQL)

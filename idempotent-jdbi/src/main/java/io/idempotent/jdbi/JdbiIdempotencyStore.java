@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -58,6 +59,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final TransactionMode mode;
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
+  /** In {@link TransactionMode#JOINED} mode, finds the caller's transaction; null otherwise. */
+  private final JoinedTransactions transactions;
+  private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
@@ -67,6 +71,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
+    this.transactions = mode == TransactionMode.JOINED ? JoinedTransactions.on(jdbi) : null;
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -108,8 +113,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return jdbi;
   }
 
-  /** Creates the table and its expiry index unless they exist; safe to call again and from several instances. */
+  /**
+   * Creates the table and its expiry index unless the table exists; safe to call again and from several
+   * instances. An existing table is left alone without any DDL, so a database user with only the rights
+   * to read and write it (the table made by a migration or an administrator) may call this too.
+   */
   public void createSchema() {
+    if (tableExists()) {
+      return;
+    }
     List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
     for (int attempt = 1; ; attempt++) {
       try {
@@ -136,10 +148,49 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
+  /**
+   * Refuses an existing table whose key column would let distinct keys share a row (a collation that
+   * ignores case or trailing spaces) or is not the primary key; the message gives the DDL that fixes it.
+   */
+  private void checkKeyColumn() {
+    String problem;
+    try {
+      problem = connections.run(dialect::keyColumnProblem);
+    } catch (RuntimeException e) {
+      // an unreachable database must not stop the application from starting: calls fail closed until
+      // it is back, and the table is checked by the next start
+      LOG.log(Level.WARNING, "Could not check the key column of the idempotency table " + table(), e);
+      return;
+    }
+    if (problem != null) {
+      throw new IllegalStateException("The idempotency table " + table() + " cannot be used: " + problem);
+    }
+  }
+
+  /** Whether the table can be read: a query that returns no row, so it costs no scan. */
+  private boolean tableExists() {
+    String sql = "SELECT 1 FROM " + dialect.table.qualified() + " WHERE 1 = 0";
+    try {
+      return connections.run(c -> {
+        try (var statement = c.createStatement(); var rows = statement.executeQuery(sql)) {
+          return true;
+        }
+      });
+    } catch (RuntimeException e) {
+      return false; // missing (or unreadable: creating it then reports what is wrong)
+    }
+  }
+
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
         StoredKeyEncoding.encode(key), key, fingerprint, owner, micros(lease));
+    if (mode == TransactionMode.JOINED) {
+      Optional<Handle> joined = transactions.current(); // refuses an ambiguous thread before the method runs
+      if (joined.isPresent() && transactions.isJoined(joined.get(), request.storedKey())) {
+        return ClaimResult.existing(inProgressInThisTransaction(joined.get(), request));
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       Dialect.Claim claim;
       try {
@@ -169,16 +220,65 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String storedKey = StoredKeyEncoding.encode(key);
     long ttlMicros = micros(ttl);
     if (mode == TransactionMode.JOINED) {
-      return jdbi.withHandle(h -> {
-        if (!h.isInTransaction()) {
-          return dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros) == 1;
-        }
-        // registered first, so that a rollback for any reason (even this update failing) frees the key
-        h.afterRollback(() -> releaseAfterRollback(storedKey, owner));
+      Handle h = transactions.current().orElse(null);
+      if (h == null) {
+        warnNoTransaction();
+      } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
+        // noted first, so that a transaction ending in anything but a commit (even after this update failed)
+        // frees the key
+        transactions.joining(h, storedKey, () -> releaseUncommitted(storedKey, owner));
         return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
-      });
+      }
+      // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
+      // exception usually rolls back): it is recorded on a connection of its own and committed at once
     }
-    return connections.run(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+    return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+  }
+
+  /**
+   * Runs one of the store's own units of work, repeating it after a serialization failure or a deadlock
+   * (SQLState {@code 40001}, {@code 40P01}; MariaDB's deadlock 1213 reports {@code 40001}). Sessions that
+   * default to {@code REPEATABLE READ} or {@code SERIALIZABLE} raise them even for one-statement
+   * transactions. Repeating is safe: such a failure rolled the unit back, and every write is fenced by
+   * the owner token (or, for a purge, decided again from the rows as they are then).
+   */
+  private <R> R repeating(Connections.Work<R> work) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return connections.run(work);
+      } catch (RuntimeException e) {
+        if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
+          throw e;
+        }
+        pause(attempt);
+      }
+    }
+  }
+
+  /**
+   * A second claim of a key whose outcome this very transaction has written: the row is locked by the
+   * caller's own transaction, which a claim on another connection would wait for until the database gives
+   * up (or forever). It is answered at once as in progress, which it is for everyone outside.
+   */
+  private IdempotencyRecord inProgressInThisTransaction(Handle h, Dialect.ClaimRequest request) {
+    StoredRow row;
+    try {
+      row = dialect.find(h.getConnection(), request.storedKey());
+    } catch (RuntimeException e) {
+      row = null;
+    }
+    IdempotencyRecord seen = row == null ? null : row.toRecord(request.key());
+    return IdempotencyRecord.inProgress(request.key(),
+        seen != null ? seen.fingerprint() : request.fingerprint(), seen != null ? seen.owner() : null);
+  }
+
+  private void warnNoTransaction() {
+    if (warnedNoTransaction.compareAndSet(false, true)) {
+      LOG.log(Level.WARNING, "The idempotency store is in JOINED mode, but a call completed with no transaction"
+          + " open on the calling thread on the store's Jdbi; its outcome was committed on its own, as in"
+          + " INDEPENDENT mode (a transaction on another Jdbi instance, or on another thread, is not seen)."
+          + " Reported once.");
+    }
   }
 
   /**
@@ -207,31 +307,31 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return true;
   }
 
-  private void releaseAfterRollback(String storedKey, String owner) {
+  private void releaseUncommitted(String storedKey, String owner) {
     try {
-      connections.run(c -> dialect.release(c, storedKey, owner));
+      repeating(c -> dialect.release(c, storedKey, owner));
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "The caller's transaction rolled back, but its idempotency claim could not be"
-          + " released; the key stays in progress until its lease expires", e);
+      LOG.log(Level.WARNING, "The caller's transaction ended without committing, but its idempotency claim could"
+          + " not be released; the key stays in progress until its lease expires", e);
     }
   }
 
   @Override
   public boolean release(String key, String owner) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return connections.run(c -> dialect.release(c, storedKey, owner)) == 1;
+    return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     String storedKey = StoredKeyEncoding.encode(key);
-    return connections.run(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
+    return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
     String storedKey = StoredKeyEncoding.encode(key);
-    StoredRow row = connections.run(c -> dialect.find(c, storedKey));
+    StoredRow row = repeating(c -> dialect.find(c, storedKey));
     return Optional.ofNullable(row).map(r -> r.toRecord(key));
   }
 
@@ -240,7 +340,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (maxRecords <= 0) {
       return 0;
     }
-    return connections.run(c -> dialect.purgeExpired(c, maxRecords));
+    return repeating(c -> dialect.purgeExpired(c, maxRecords));
   }
 
   /**
@@ -252,15 +352,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public void afterCommit(Runnable action) {
     if (mode == TransactionMode.JOINED) {
-      // the same handle lookup as complete(): withHandle reuses the handle bound to this thread
-      boolean deferred = jdbi.withHandle(h -> {
-        if (h.isInTransaction()) {
-          h.afterCommit(action);
-          return true;
-        }
-        return false;
-      });
-      if (deferred) {
+      // the same lookup as complete()
+      Optional<Handle> joined = transactions.current();
+      if (joined.isPresent()) {
+        joined.get().afterCommit(action);
         return;
       }
     }
@@ -275,6 +370,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */
   @Override
   public synchronized void close() {
+    if (transactions != null) {
+      transactions.stop(jdbi);
+    }
     RuntimeException failure = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {
@@ -312,7 +410,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt * 5L, 50L)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while repeating a claim", e);
+      throw new IllegalStateException("Interrupted while repeating a statement of the idempotency store", e);
     }
   }
 
@@ -352,9 +450,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
 
     /**
-     * The table name, optionally schema-qualified; letters, digits and underscores only.
+     * The table name, optionally schema-qualified; letters, digits and underscores only, and no part a word
+     * that PostgreSQL, MariaDB, MySQL or H2 reserves ({@code order}, {@code select}, {@code user}).
      *
-     * @throws IllegalArgumentException if the name is not a plain identifier
+     * @throws IllegalArgumentException if the name is not a plain identifier, or a part is a reserved word
      */
     public Builder table(String name) {
       this.table = TableName.of(name);
@@ -415,6 +514,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       if (createSchema) {
         store.createSchema();
       }
+      store.checkKeyColumn();
       return store;
     }
 

@@ -4,6 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 
 /**
@@ -24,6 +28,10 @@ final class MySqlDialect extends Dialect {
   private final NamedSql claimSql;
   private final NamedSql readSql;
   private final NamedSql purgeSql;
+  private final String pickExpiredSql;
+  /** The most rows one skip-locked purge deletes: far below the servers' 65,535 bound parameters. */
+  private static final int MAX_PICKED = 1_000;
+  private volatile Boolean skipLocked;
 
   MySqlDialect(TableName table, boolean returning) {
     super(table);
@@ -51,6 +59,8 @@ final class MySqlDialect extends Dialect {
     readSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now());
     purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max");
+    pickExpiredSql = "SELECT idempotency_key FROM " + t + " WHERE expires_at < " + now()
+        + " ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
   @Override
@@ -91,8 +101,111 @@ final class MySqlDialect extends Dialect {
     return claimFrom(row, r);
   }
 
+  /**
+   * Deletes expired rows that no other transaction has locked. A plain {@code DELETE … ORDER BY … LIMIT}
+   * waits for a row a long transaction holds (a joined caller that updated it) while keeping the rows it
+   * already deleted locked, so claims taking over those keys waited with it. Where the server has
+   * {@code SKIP LOCKED} (MariaDB 10.6, MySQL 8.0) the rows are picked without waiting and deleted in one
+   * short {@code READ COMMITTED} transaction (no gap locks that could hold up a claim's insert).
+   */
   @Override
   int purgeExpired(Connection c, int max) {
-    return updateWithMax(c, purgeSql, max);
+    if (!skipLocked(c)) {
+      return updateWithMax(c, purgeSql, max);
+    }
+    String sql = pickExpiredSql;
+    try {
+      boolean autoCommit = c.getAutoCommit();
+      try (Statement st = c.createStatement()) {
+        st.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"); // the next transaction only
+      }
+      c.setAutoCommit(false);
+      try {
+        List<String> keys = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+          ps.setInt(1, Math.min(max, MAX_PICKED)); // each picked key is one bound parameter of the DELETE
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              keys.add(rs.getString(1));
+            }
+          }
+        }
+        int deleted = 0;
+        if (!keys.isEmpty()) {
+          // by primary key only: the rows are locked by this transaction already, and a condition the
+          // optimizer could answer from the expiry index would make the DELETE scan, and wait for, rows
+          // that others hold
+          sql = "DELETE FROM " + table.qualified() + " WHERE idempotency_key IN ("
+              + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")";
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < keys.size(); i++) {
+              ps.setString(i + 1, keys.get(i));
+            }
+            deleted = ps.executeUpdate();
+          }
+        }
+        c.commit();
+        return deleted;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw NamedSql.failure(e, sql);
+    }
+  }
+
+  @Override
+  String keyColumnProblem(Connection c) throws SQLException {
+    String[] sn = schemaAndName();
+    String collation = returning ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin";
+    try (PreparedStatement ps = c.prepareStatement("SELECT DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME,"
+        + " COLUMN_KEY, (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE k WHERE k.TABLE_SCHEMA ="
+        + " c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME AND k.CONSTRAINT_NAME = 'PRIMARY')"
+        + " FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = COALESCE(?, DATABASE())"
+        + " AND c.TABLE_NAME = ? AND c.COLUMN_NAME = 'idempotency_key'")) {
+      ps.setString(1, sn[0]);
+      ps.setString(2, sn[1]);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null; // no such table (a missing column fails every statement with a clear error)
+        }
+        String type = rs.getString(1);
+        long length = rs.getLong(2);
+        String actual = rs.getString(3);
+        boolean primary = "PRI".equalsIgnoreCase(rs.getString(4)) && rs.getInt(5) == 1;
+        if ("varchar".equalsIgnoreCase(type) && length >= StoredKeyEncoding.COLUMN_LENGTH
+            && collation.equalsIgnoreCase(actual) && primary) {
+          return null;
+        }
+        String t = table.qualified();
+        return "its idempotency_key column is " + type + "(" + length + ") COLLATE " + actual
+            + (primary ? "" : " and not the table's whole primary key") + "; it must be VARCHAR("
+            + StoredKeyEncoding.COLUMN_LENGTH + ") COLLATE " + collation + " (which compares case and trailing"
+            + " spaces exactly) and the primary key. Fix: ALTER TABLE " + t + " MODIFY idempotency_key VARCHAR("
+            + StoredKeyEncoding.COLUMN_LENGTH + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
+            + (primary ? "" : "; ALTER TABLE " + t + " DROP PRIMARY KEY, ADD PRIMARY KEY (idempotency_key)")
+            + (primary ? "" : " (drop only an existing primary key)");
+      }
+    }
+  }
+
+  /** Whether the server has {@code SELECT … FOR UPDATE SKIP LOCKED}; asked once. */
+  private boolean skipLocked(Connection c) {
+    Boolean known = skipLocked;
+    if (known == null) {
+      try {
+        var meta = c.getMetaData();
+        int major = meta.getDatabaseMajorVersion();
+        int minor = meta.getDatabaseMinorVersion();
+        known = !returning || major > 10 || (major == 10 && minor >= 6); // MySQL 8.0 has it; MariaDB since 10.6
+      } catch (SQLException e) {
+        known = false;
+      }
+      skipLocked = known;
+    }
+    return known;
   }
 }

@@ -100,4 +100,41 @@ final class PostgresDialect extends Dialect {
   int purgeExpired(Connection c, int max) {
     return updateWithMax(c, purgeSql, max);
   }
+
+  @Override
+  String keyColumnProblem(Connection c) throws SQLException {
+    String[] sn = schemaAndName();
+    String name = sn[0] == null ? sn[1] : sn[0] + "." + sn[1];
+    try (PreparedStatement ps = c.prepareStatement("SELECT format_type(a.atttypid, a.atttypmod),"
+        + " coalesce(co.collisdeterministic, true), co.collname,"
+        + " EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary"
+        + " AND i.indnatts = 1 AND i.indkey[0] = a.attnum)"
+        + " FROM pg_attribute a LEFT JOIN pg_collation co ON co.oid = a.attcollation"
+        + " WHERE a.attrelid = to_regclass(?) AND a.attname = 'idempotency_key' AND NOT a.attisdropped")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null; // no such table
+        }
+        String type = rs.getString(1);
+        boolean deterministic = rs.getBoolean(2);
+        String collation = rs.getString(3);
+        boolean primary = rs.getBoolean(4);
+        boolean typeOk = "text".equals(type) || "character varying".equals(type)
+            || type.startsWith("character varying(") && Integer.parseInt(type.substring(18, type.length() - 1))
+                >= StoredKeyEncoding.COLUMN_LENGTH;
+        if (typeOk && deterministic && primary) {
+          return null;
+        }
+        String t = table.qualified();
+        return "its idempotency_key column is " + type + " COLLATE \"" + collation + "\""
+            + (deterministic ? "" : " (nondeterministic: distinct keys would compare equal)")
+            + (primary ? "" : " and not the table's whole primary key")
+            + "; it must be text COLLATE \"C\" and the primary key. Fix: ALTER TABLE " + t
+            + " ALTER COLUMN idempotency_key TYPE text COLLATE \"C\""
+            + (primary ? "" : "; ALTER TABLE " + t + " ADD PRIMARY KEY (idempotency_key) (after dropping any other"
+            + " primary key)");
+      }
+    }
+  }
 }

@@ -33,6 +33,12 @@ final class TableName {
       if (!PART.matcher(part).matches()) {
         throw invalid(name);
       }
+      if (ReservedWords.contains(part)) {
+        // a plain identifier that cannot be invalid input, so it may be named
+        throw new IllegalArgumentException("Invalid table name '" + name + "': '" + part + "' is a reserved word"
+            + " in PostgreSQL, MariaDB, MySQL or H2 and would make every statement of the store fail; choose"
+            + " another name, e.g. '" + part + "_idempotency'");
+      }
     }
     return new TableName(name, parts[parts.length - 1]);
   }

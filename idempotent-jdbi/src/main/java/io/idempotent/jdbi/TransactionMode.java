@@ -9,14 +9,17 @@ public enum TransactionMode {
   INDEPENDENT,
   /**
    * The claim commits on its own (other instances must see it at once), but the completion record is
-   * written inside the transaction that the calling thread has open on the same {@code Jdbi}, so the
-   * method's own writes and the completion commit or roll back together. When that transaction rolls back,
-   * the claim is released so that a retry runs again; actions registered with
+   * written inside the transaction that the calling thread has open on the same {@code Jdbi} (however it
+   * was opened there), so the method's own writes and the completion commit or roll back together. When
+   * that transaction ends without committing (a rollback, a failed commit), the claim is released so that
+   * a retry runs again. A declared final failure is recorded on its own connection and committed at once:
+   * it is the method's outcome whatever becomes of the transaction; actions registered with
    * {@link JdbiIdempotencyStore#afterCommit} (a cache in front of the table) run only after the commit.
    * If the outcome cannot be recorded in that transaction (the claim was lost after its lease ran out,
    * or the statement failed), the call throws {@link io.idempotent.IdempotencyStoreException} so that
    * the transaction rolls back rather than commit the method's writes twice or without their record.
-   * Without an open transaction on the thread this behaves as {@link #INDEPENDENT}.
+   * Without an open transaction on the thread this behaves as {@link #INDEPENDENT}; with transactions open
+   * on several handles of the thread the call is refused before the method runs.
    */
   JOINED
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyEvent;
+import io.idempotent.OnInProgress;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
 import java.util.List;
@@ -95,6 +97,162 @@ class JoinedTransactionModeTest {
     assertThat(runs).hasValue(2);
     assertThat(orderExists(jdbi, order)).isTrue();
     assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_useTransactionOnAHandleFromOpen_isJoined_andItsRollbackFreesTheKey(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle h = jdbi.open()) {
+      assertThatThrownBy(() -> h.useTransaction(t -> {
+        createOrder(idempotency, t, order, runs);
+        assertThat(store.find(storedKey(order)).orElseThrow().state()).as("not committed yet")
+            .isEqualTo(RecordState.IN_PROGRESS);
+        throw new IllegalStateException("forced rollback");
+      })).hasMessage("forced rollback");
+    }
+    assertThat(orderExists(jdbi, order)).isFalse();
+    assertThat(store.find(storedKey(order))).as("released with the rollback").isEmpty();
+
+    try (Handle h = jdbi.open()) {
+      h.useTransaction(t -> createOrder(idempotency, t, order, runs));
+    }
+    assertThat(runs).hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_beginAndRollbackOnAHandleFromOpen_isJoined_andARetryRunsAgain(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      createOrder(idempotency, h, order, runs);
+      h.rollback();
+    }
+    assertThat(store.find(storedKey(order))).as("released with the rollback").isEmpty();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      createOrder(idempotency, h, order, runs);
+      h.commit();
+    }
+    assertThat(runs).hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_transactionsOnTwoHandlesOfTheThread_areRefusedBeforeTheMethodRuns(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle first = jdbi.open(); Handle second = jdbi.open()) {
+      first.begin();
+      second.begin();
+      assertThatThrownBy(() -> createOrder(idempotency, second, order, runs))
+          .isInstanceOf(io.idempotent.IdempotencyStoreException.class).cause()
+          .hasMessageContaining("JOINED").hasMessageContaining("2 handles");
+      first.rollback();
+      second.rollback();
+    }
+    assertThat(runs).hasValue(0);
+    assertThat(store.find(storedKey(order))).isEmpty();
+  }
+
+  /** A declared final exception, as a business outcome: "this order can never be created". */
+  public static final class OrderRefusedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public OrderRefusedException(String message) {
+      super(message);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_finalFailure_isRecordedOutsideTheRolledBackTransaction_andReplayed(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store)
+        .listener(e -> events.add(e.type())).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+    Runnable refuse = () -> jdbi.useTransaction(h -> idempotency.call(NAME, String.class).key(order)
+        .finalExceptions(OrderRefusedException.class).run(() -> {
+          runs.incrementAndGet();
+          h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+          throw new OrderRefusedException("refused " + order);
+        }));
+
+    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class);
+    assertThat(events).contains(IdempotencyEvent.Type.FAILURE_STORED)
+        .doesNotContain(IdempotencyEvent.Type.RELEASED_ON_FAILURE, IdempotencyEvent.Type.LEASE_LOST);
+    assertThat(orderExists(jdbi, order)).as("the method's writes rolled back with the exception").isFalse();
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).as("the event told the truth")
+        .isEqualTo(RecordState.COMPLETED);
+
+    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class).hasMessage("refused " + order);
+    assertThat(runs).as("the final failure is replayed, the method does not run again").hasValue(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("sameKeyTwiceCases")
+  void joined_sameKeyTwiceInOneTransaction_isAnsweredAtOnce_asOnInProgressSays(
+      TestDatabase db, OnInProgress policy, boolean leaseRanOut) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () ->
+        jdbi.useTransaction(h -> {
+          assertThat(idempotency.call(NAME, String.class).key(order).lease(java.time.Duration.ofMillis(300))
+              .run(() -> "run " + runs.incrementAndGet())).isEqualTo("run 1");
+          if (leaseRanOut) {
+            Thread.sleep(400); // the committed claim has expired: a claim would take it over, or wait for it
+          }
+          var second = idempotency.call(NAME, String.class).key(order).onInProgress(policy);
+          if (policy == OnInProgress.THROW) {
+            assertThatThrownBy(() -> second.run(() -> "run " + runs.incrementAndGet()))
+                .isInstanceOf(io.idempotent.IdempotencyInProgressException.class);
+          } else {
+            assertThat(second.execute(() -> "run " + runs.incrementAndGet()).value()).isNull();
+          }
+        }));
+    assertThat(runs).hasValue(1);
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> sameKeyTwiceCases() {
+    return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(OnInProgress.THROW, OnInProgress.SKIP)
+        .flatMap(p -> java.util.stream.Stream.of(false, true)
+            .map(late -> org.junit.jupiter.params.provider.Arguments.of(db, p, late))));
+  }
+
+  private static void createOrder(Idempotency idempotency, Handle h, String order, AtomicInteger runs) {
+    idempotency.call(NAME, String.class).key(order).run(() -> {
+      runs.incrementAndGet();
+      h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+      return "created";
+    });
   }
 
   @ParameterizedTest

@@ -116,13 +116,51 @@ public final class TestDatabase {
 
   /** A pool of its own, as a separate application instance would have. The caller closes it. */
   public HikariDataSource newPool(int size, String name) {
+    return newPool(size, name, hc -> { });
+  }
+
+  /** A pool of its own with settings of its own ({@code settings} sees the defaults first). The caller closes it. */
+  public HikariDataSource newPool(int size, String name, java.util.function.Consumer<HikariConfig> settings) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("test-" + this.name + "-" + name);
     hc.setJdbcUrl(url);
     hc.setUsername(user);
     hc.setPassword(password);
     hc.setMaximumPoolSize(size);
+    settings.accept(hc);
     return new HikariDataSource(hc);
+  }
+
+  /** A connection of its own, outside every pool, committing each statement. The caller closes it. */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, user, password);
+  }
+
+  /**
+   * A connection as the server's administrator ({@code postgres} / {@code root} with an empty password,
+   * as {@code .ci/setup-databases.sh} sets them up; {@code <prefix>adminUser/adminPassword} override),
+   * for tests that create users of their own. Skips the test, or fails it when servers are required, if
+   * the administrator cannot connect. The caller closes it.
+   */
+  public Connection connectAsAdmin() {
+    String adminUser = System.getProperty(propertyPrefix + "adminUser", this == POSTGRES ? "postgres" : "root");
+    String adminPassword = System.getProperty(propertyPrefix + "adminPassword", "");
+    try {
+      return DriverManager.getConnection(url, adminUser, adminPassword);
+    } catch (SQLException e) {
+      String problem = name + "'s administrator " + adminUser + " cannot connect at " + url + " (" + e.getMessage()
+          + "); set " + propertyPrefix + "adminUser/adminPassword.";
+      if (Boolean.getBoolean("idempotent.requireServers")) {
+        fail(problem + " Servers are required (idempotent.requireServers=true).");
+      }
+      Assumptions.abort("Skipped: " + problem);
+      throw new AssertionError(problem);
+    }
+  }
+
+  /** A connection of its own as {@code user}. The caller closes it. */
+  public Connection connect(String otherUser, String otherPassword) throws SQLException {
+    return DriverManager.getConnection(url, otherUser, otherPassword);
   }
 
   /** The dialect of this database. */

@@ -42,6 +42,7 @@ class LayeredReplayTest {
       counting = new CountingDataSource(db.pool());
       JdbiIdempotencyStore far = JdbiIdempotencyStore.builder(Jdbi.create(counting.dataSource))
           .dialect(db.dialect()).build();
+      counting.reset(); // build() reads the catalog once to check the key column
       layered = new LayeredIdempotencyStore(near, far);
       idempotency = Idempotency.create(IdempotencyConfig.builder().store(layered).build());
     }

@@ -1,0 +1,81 @@
+package io.idempotent.jdbi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.RecordState;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.TransactionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A joined transaction whose COMMIT itself fails (a deferred constraint, checked only then) has not
+ * committed the outcome: the claim must be released, so that a retry runs at once instead of waiting for
+ * the lease. PostgreSQL only: MariaDB and MySQL check every constraint at once.
+ */
+class JoinedCommitFailureTest {
+
+  private static final String NAME = "orders.deferred";
+
+  @Test
+  void joined_commitFailingOnADeferredConstraint_releasesTheClaim_andARetryRunsAtOnce() {
+    TestDatabase db = TestDatabase.POSTGRES;
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
+        + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
+        + " DEFERRABLE INITIALLY DEFERRED)"));
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    AtomicInteger runs = new AtomicInteger();
+
+    // two rows with one reference: accepted by each INSERT, refused at COMMIT
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> create(idempotency, h, order, runs, 2)))
+        .isInstanceOf(TransactionException.class);
+    assertThat(store.find(storedKey)).as("the failed commit released the claim").isEmpty();
+
+    jdbi.useTransaction(h -> create(idempotency, h, order, runs, 1));
+    assertThat(runs).hasValue(2);
+    assertThat(store.find(storedKey).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @Test
+  void joined_commitFailingOnAHandleFromOpen_releasesTheClaim() {
+    TestDatabase db = TestDatabase.POSTGRES;
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
+        + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
+        + " DEFERRABLE INITIALLY DEFERRED)"));
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    AtomicInteger runs = new AtomicInteger();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      create(idempotency, h, order, runs, 2);
+      assertThatThrownBy(h::commit).isInstanceOf(TransactionException.class);
+    }
+    assertThat(store.find(storedKey)).as("the failed commit released the claim").isEmpty();
+  }
+
+  private static void create(Idempotency idempotency, Handle h, String order, AtomicInteger runs, int rows) {
+    idempotency.call(NAME, String.class).key(order).run(() -> {
+      runs.incrementAndGet();
+      for (int i = 0; i < rows; i++) {
+        h.execute("INSERT INTO test_deferred_orders (id, reference) VALUES (?, ?)", order + "#" + i, order);
+      }
+      return "created";
+    });
+  }
+}
