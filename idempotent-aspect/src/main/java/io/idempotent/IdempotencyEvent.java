@@ -30,6 +30,11 @@ public final class IdempotencyEvent {
     LEASE_TAKEN_OVER,
     /** This owner lost its claim before it could complete, renew or release; nothing was overwritten. */
     LEASE_LOST,
+    /**
+     * The call ran past its maximum run time: its lease is no longer renewed, and once it runs out
+     * another caller may take the key over.
+     */
+    RUN_TIME_EXCEEDED,
     /** The method threw; the claim was released so the key may be retried. */
     RELEASED_ON_FAILURE,
     /** The method threw an exception declared final; it was recorded as the outcome. */

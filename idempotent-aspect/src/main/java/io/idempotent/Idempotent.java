@@ -54,6 +54,13 @@ public @interface Idempotent {
    */
   String lease() default "";
 
+  /**
+   * How long the method may run holding its key, ISO-8601. Past it the lease is no longer renewed, so
+   * once the lease runs out another caller may take the key over; for a {@code CompletionStage} that
+   * never completes this is what frees the key. Empty means the method's TTL.
+   */
+  String maxRunTime() default "";
+
   /** What a duplicate call does while the first one is still running. */
   OnInProgress onInProgress() default OnInProgress.THROW;
 

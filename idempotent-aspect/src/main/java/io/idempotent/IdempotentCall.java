@@ -30,6 +30,7 @@ public final class IdempotentCall<T> {
   private Duration ttl;
   private Duration lease;
   private Duration waitTimeout;
+  private Duration maxRunTime;
   private OnInProgress onInProgress = OnInProgress.THROW;
   private Class<? extends Throwable>[] finalExceptions = emptyExceptions();
   private String store = "";
@@ -73,6 +74,15 @@ public final class IdempotentCall<T> {
     return this;
   }
 
+  /**
+   * How long the body may hold the key while it runs (for a {@code CompletionStage} result: until the
+   * stage completes); past it the lease is no longer renewed. Default: the TTL.
+   */
+  public IdempotentCall<T> maxRunTime(Duration maxRunTime) {
+    this.maxRunTime = maxRunTime;
+    return this;
+  }
+
   public IdempotentCall<T> onInProgress(OnInProgress policy) {
     this.onInProgress = Objects.requireNonNull(policy, "policy");
     return this;
@@ -105,7 +115,7 @@ public final class IdempotentCall<T> {
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
     IdempotencyEngine.clearLastOutcome(); // also when the plan refuses the call
     CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-        payload != null, scope != null, resultType, body.getClass().getClassLoader());
+        payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime);
     Object[] values = payload;
     try {
       Object value = engine.execute(plan, key, scope, values, body::get);

@@ -34,6 +34,8 @@ public final class CallPlan {
   final Duration ttl;
   final Duration lease;
   final Duration waitTimeout;
+  /** How long the call may hold its key while it runs; null means its TTL. */
+  final Duration maxRunTime;
   final OnInProgress onInProgress;
   final Class<? extends Throwable>[] finalExceptions;
   final boolean checkPayload;
@@ -60,11 +62,12 @@ public final class CallPlan {
       boolean scoped,
       Type declaredReturnType) {
     this(name, description, storeName, ttl, lease, waitTimeout, onInProgress, finalExceptions, checkPayload, scoped,
-        declaredReturnType, null);
+        declaredReturnType, null, null);
   }
 
   /**
    * @param classLoader the loader of the call site's classes (the annotated method's class), or null
+   * @param maxRunTime how long the call may hold its key while it runs, or null for its TTL
    * @throws IdempotencyConfigurationException naming the method when a declared final exception type
    *     could never be recreated on a replay
    */
@@ -80,7 +83,8 @@ public final class CallPlan {
       boolean checkPayload,
       boolean scoped,
       Type declaredReturnType,
-      ClassLoader classLoader) {
+      ClassLoader classLoader,
+      Duration maxRunTime) {
     if (name == null || name.isBlank()) {
       throw new IdempotencyConfigurationException("The idempotency name of " + description + " is blank");
     }
@@ -90,6 +94,7 @@ public final class CallPlan {
     this.ttl = DurationLimits.ttl(ttl, "The ttl of " + description);
     this.lease = DurationLimits.lease(lease, "The lease of " + description);
     this.waitTimeout = DurationLimits.waitTimeout(waitTimeout, "The waitTimeout of " + description);
+    this.maxRunTime = DurationLimits.ttl(maxRunTime, "The maxRunTime of " + description);
     this.onInProgress = onInProgress;
     this.finalExceptions = finalExceptions.clone();
     this.checkPayload = checkPayload;

@@ -201,7 +201,9 @@ public final class IdempotencyEngine {
   private Object run(
       CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Invocation invocation)
       throws Throwable {
-    LeaseRenewer.Renewal renewal = config.leaseRenewal() ? renewer.register(plan, store, key, owner, lease) : null;
+    LeaseRenewer.Renewal renewal = config.leaseRenewal()
+        ? renewer.register(plan, store, key, owner, lease, plan.maxRunTime != null ? plan.maxRunTime : ttl(plan))
+        : null;
     Object result;
     RunningKeys running = RunningKeys.enter(store, key);
     try {
@@ -353,6 +355,13 @@ public final class IdempotencyEngine {
     } else {
       leaseLost(plan, key, "release");
     }
+  }
+
+  void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime) {
+    emit(Type.RUN_TIME_EXCEEDED, plan, key, null);
+    LOG.log(Level.WARNING, "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") has run"
+        + " longer than its maximum run time of " + maxRunTime + ": its lease is no longer renewed, and once it"
+        + " runs out another caller may take the key over");
   }
 
   void leaseLost(CallPlan plan, String key, String action) {

@@ -50,8 +50,10 @@ final class LeaseRenewer {
     return thread;
   }
 
-  Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
-    Renewal r = new Renewal(plan, store, key, owner, lease);
+  /** Renews {@code key}'s lease until the renewal is cancelled, the claim is lost or {@code maxRunTime} passes. */
+  Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      Duration maxRunTime) {
+    Renewal r = new Renewal(plan, store, key, owner, lease, maxRunTime);
     active.add(r);
     Thread t = thread;
     if (t == null) {
@@ -92,7 +94,14 @@ final class LeaseRenewer {
           continue; // its lane is still at it; it is rescheduled when done
         }
         if (r.due - now <= 0) {
-          submit(r);
+          if (now - r.endsAt >= 0) {
+            active.remove(r); // ran too long: let its lease run out
+            if (!r.cancelled) {
+              engine.runTimeExceeded(r.plan, r.key, r.maxRunTime);
+            }
+          } else {
+            submit(r);
+          }
           continue;
         }
         if (r.due - wake < 0) {
@@ -172,19 +181,25 @@ final class LeaseRenewer {
     final String owner;
     final Duration lease;
     final long intervalNanos;
+    final Duration maxRunTime;
+    /** When the call has run for its maximum run time: no renewal after it. */
+    final long endsAt;
     volatile long due;
     volatile boolean cancelled;
     /** Submitted to its store's lane and not finished yet. */
     volatile boolean inFlight;
 
-    Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease) {
+    Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Duration maxRunTime) {
       this.plan = plan;
       this.store = store;
       this.key = key;
       this.owner = owner;
       this.lease = lease;
       this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
-      this.due = System.nanoTime() + intervalNanos;
+      long now = System.nanoTime();
+      this.due = now + intervalNanos;
+      this.maxRunTime = maxRunTime;
+      this.endsAt = now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4); // at most 3650 days: no overflow
     }
 
     void cancel() {

@@ -103,7 +103,8 @@ public final class MethodPlan {
         a.checkPayload(),
         scope != null,
         method.getGenericReturnType(),
-        method.getDeclaringClass().getClassLoader());
+        method.getDeclaringClass().getClassLoader(),
+        CallPlan.duration(a.maxRunTime(), "maxRunTime", description));
     return new MethodPlan(call, key, scope, payload, fingerprinted, labels.toArray(new String[0]),
         roots.toArray(new String[0]));
   }

@@ -25,7 +25,7 @@ class LeaseRenewerTest {
   void thread_endsWhenIdle_andARegistrationStartsAnotherThatRenews() throws Exception {
     LeaseRenewer renewer = new LeaseRenewer(engine, Duration.ofMillis(50).toNanos());
     store.claim("k1", "", "o1", Duration.ofMillis(300));
-    renewer.register(plan, store, "k1", "o1", Duration.ofMillis(300)).cancel();
+    renewer.register(plan, store, "k1", "o1", Duration.ofMillis(300), Duration.ofHours(1)).cancel();
     Thread first = renewer.thread();
     assertThat(first).isNotNull();
     awaitEnd(first);
@@ -33,7 +33,7 @@ class LeaseRenewerTest {
     assertThat(renewer.thread()).isNull();
 
     store.claim("k2", "", "o2", Duration.ofMillis(300));
-    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", "o2", Duration.ofMillis(300));
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", "o2", Duration.ofMillis(300), Duration.ofHours(1));
     Thread second = renewer.thread();
     assertThat(second).isNotNull().isNotSameAs(first);
     Thread.sleep(900); // three leases: only renewal keeps the claim
@@ -64,10 +64,10 @@ class LeaseRenewerTest {
     LeaseRenewer renewer = new LeaseRenewer(engine);
     Duration lease = Duration.ofMillis(300);
     stuck.claim("a", "", "oa", lease);
-    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease);
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease, Duration.ofHours(1));
     assertThat(stuck.entered.await(5, TimeUnit.SECONDS)).as("store a's renewal started and hangs").isTrue();
     store.claim("b", "", "ob", lease);
-    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", "ob", lease);
+    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", "ob", lease, Duration.ofHours(1));
     try {
       Thread.sleep(1_000); // more than three leases: only renewals keep store b's claim
       assertThat(store.claim("b", "", "intruder", lease).claimed()).as("b's claim was kept").isFalse();
