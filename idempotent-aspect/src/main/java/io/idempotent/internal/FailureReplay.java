@@ -103,11 +103,18 @@ final class FailureReplay {
           "no constructor of it (taking parameters named after its fields, (String), (String, Throwable) or ())"
               + " gives back an exception with the same message and fields", null);
     }
+    String json;
     try {
-      return JsonText.escapeLoneSurrogates(MAPPER.writeValueAsString(state));
+      json = JsonText.escapeLoneSurrogates(MAPPER.writeValueAsString(state));
     } catch (JsonProcessingException e) {
       throw new NotRecreatable("its state cannot be written as JSON: " + e, e);
     }
+    if (json.length() > JacksonResultCodec.MAX_RESULT_CHARS) {
+      // what could not be read back (or stored) must not be recorded
+      throw new NotRecreatable("its state is " + json.length() + " characters of JSON, more than the "
+          + JacksonResultCodec.MAX_RESULT_CHARS + " a recorded outcome may have", null);
+    }
+    return json;
   }
 
   /** A new exception equivalent to the stored final failure of {@code plan}. */

@@ -327,7 +327,9 @@ public final class IdempotencyEngine {
             key, owner, StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state), ttl(plan));
       } catch (RuntimeException e) {
         emit(Type.STORE_ERROR, plan, key, e);
-        LOG.log(Level.WARNING, "Could not record the final failure of " + plan.description, e);
+        LOG.log(Level.WARNING, "Could not record the final failure of " + plan.description
+            + "; releasing the key so that a retry runs again instead of waiting for the lease", e);
+        release(plan, store, key, owner, t);
         return;
       }
       if (completed) {

@@ -83,7 +83,12 @@ final class LeaseRenewer {
         if (idleSince == 0) {
           idleSince = now;
         } else if (now - idleSince > idleExitNanos && exitIfIdle()) {
-          return; // nothing to renew for a while: let the JVM's thread go; register() starts a new one
+          // nothing to renew for a while: let the JVM's thread go; register() starts a new one. A renewal
+          // registered while this thread was exiting may have seen it still set: start one for it here
+          if (!active.isEmpty()) {
+            start();
+          }
+          return;
         }
       } else {
         idleSince = 0;
@@ -118,8 +123,9 @@ final class LeaseRenewer {
   }
 
   /**
-   * Ends the thread if no renewal was registered meanwhile. {@link #register} adds its renewal before
-   * it reads {@link #thread}, so either this check sees the renewal or register sees no thread.
+   * Ends the thread if no renewal was registered meanwhile. {@link #register} adds its renewal before it
+   * reads {@link #thread}; one that read the old thread just before this cleared it is caught by the
+   * loop's check of {@link #active} after this returns.
    */
   private synchronized boolean exitIfIdle() {
     if (!active.isEmpty()) {
@@ -133,6 +139,9 @@ final class LeaseRenewer {
     r.inFlight = true;
     lanes.computeIfAbsent(r.store, s -> lane()).execute(() -> {
       try {
+        if (r.cancelled) {
+          return; // the call ended while this waited in its lane: its row may be locked by its completion
+        }
         renew(r, System.nanoTime());
       } finally {
         r.inFlight = false;

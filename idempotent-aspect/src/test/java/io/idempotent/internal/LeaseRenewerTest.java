@@ -6,6 +6,8 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.OnInProgress;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,7 @@ class LeaseRenewerTest {
   private static final class StuckRenewals extends InMemoryTestStore {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch unblock = new CountDownLatch(1);
+    final List<String> renewed = new CopyOnWriteArrayList<>();
 
     @Override
     public boolean renew(String key, String owner, Duration lease) {
@@ -54,8 +57,27 @@ class LeaseRenewerTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      renewed.add(key);
       return super.renew(key, owner, lease);
     }
+  }
+
+  @Test
+  void renewalCancelledWhileItWaitsInItsStoresLane_neverReachesTheStore() throws Exception {
+    StuckRenewals stuck = new StuckRenewals();
+    LeaseRenewer renewer = new LeaseRenewer(engine);
+    Duration lease = Duration.ofMillis(300);
+    stuck.claim("a", "", "oa", lease);
+    stuck.claim("c", "", "oc", lease);
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease, Duration.ofHours(1));
+    assertThat(stuck.entered.await(5, TimeUnit.SECONDS)).isTrue();
+    LeaseRenewer.Renewal rc = renewer.register(plan, stuck, "c", "oc", lease, Duration.ofHours(1));
+    Thread.sleep(400); // c falls due and waits in the lane behind a's hanging renewal
+    rc.cancel(); // its call ended: in JOINED mode its row may now be locked by the caller's completion
+    stuck.unblock.countDown();
+    Thread.sleep(300);
+    ra.cancel();
+    assertThat(stuck.renewed).contains("a").doesNotContain("c");
   }
 
   @Test

@@ -70,23 +70,26 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     final String fingerprint;
     final String owner;
     final long deadline;
+    /** For a claim: how long it is kept after its deadline (see {@link #graceNanos}). */
+    final long grace;
     private final ClaimResult replay;
 
-    private Entry(RecordState state, String fingerprint, String owner, long deadline, ClaimResult replay) {
+    private Entry(RecordState state, String fingerprint, String owner, long deadline, long grace, ClaimResult replay) {
       this.state = state;
       this.fingerprint = fingerprint;
       this.owner = owner;
       this.deadline = deadline;
+      this.grace = grace;
       this.replay = replay;
     }
 
-    static Entry inProgress(String fingerprint, String owner, long deadline) {
-      return new Entry(RecordState.IN_PROGRESS, fingerprint, owner, deadline, null);
+    static Entry inProgress(String fingerprint, String owner, long deadline, Duration lease) {
+      return new Entry(RecordState.IN_PROGRESS, fingerprint, owner, deadline, graceNanos(lease), null);
     }
 
     static Entry completed(String key, String fingerprint, StoredOutcome outcome, long deadline) {
       ClaimResult replay = ClaimResult.existing(IdempotencyRecord.completed(key, fingerprint, outcome));
-      return new Entry(RecordState.COMPLETED, fingerprint, null, deadline, replay);
+      return new Entry(RecordState.COMPLETED, fingerprint, null, deadline, 0, replay);
     }
 
     boolean liveAt(long now) {
@@ -107,20 +110,26 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  /**
-   * How long a claim whose lease ran out is kept (as absent to readers) after its lease: a late owner
-   * whom nobody replaced within it still completes, as the SPI promises, and a takeover is told from a
-   * fresh claim. Claims weigh nothing, so this costs memory only for owners that never finished.
-   */
-  static final long LATE_OWNER_GRACE_NANOS = Duration.ofDays(1).toNanos();
+  private static final long MAX_GRACE_NANOS = Duration.ofHours(1).toNanos();
 
-  /** Expires completed records at their deadline, in-progress claims {@link #LATE_OWNER_GRACE_NANOS} after it. */
+  /**
+   * How long a claim whose lease ran out is kept (as absent to readers) after its lease: ten leases, at
+   * most an hour. A late owner whom nobody replaced within it still completes, as the SPI promises, and
+   * a takeover is told from a fresh claim. Claims weigh nothing, so the bound keeps what unfinished
+   * claims and unused one-time tokens cost in memory in proportion to their own lifetimes.
+   */
+  static long graceNanos(Duration lease) {
+    long nanos = lease.compareTo(Duration.ofNanos(MAX_GRACE_NANOS)) >= 0 ? MAX_GRACE_NANOS : lease.toNanos();
+    return Math.max(nanos, Math.min(10 * nanos, MAX_GRACE_NANOS));
+  }
+
+  /** Expires completed records at their deadline, in-progress claims their {@link #graceNanos grace} after it. */
   private static final class EntryExpiry implements Expiry<String, Entry> {
     @Override
     public long expireAfterCreate(String key, Entry e, long now) {
       long remaining = e.deadline - now;
       if (e.state == RecordState.IN_PROGRESS) {
-        remaining = remaining > Long.MAX_VALUE / 2 ? remaining : remaining + LATE_OWNER_GRACE_NANOS;
+        remaining = remaining > Long.MAX_VALUE / 2 ? remaining : remaining + e.grace;
       }
       return Math.max(0, remaining);
     }
@@ -153,7 +162,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
         return e;
       }
       result[0] = e != null && e.state == RecordState.IN_PROGRESS ? ClaimResult.takenOver() : ClaimResult.acquired();
-      return Entry.inProgress(fingerprint, owner, deadline);
+      return Entry.inProgress(fingerprint, owner, deadline, lease);
     });
     return result[0];
   }
@@ -197,7 +206,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
         return e;
       }
       done[0] = true;
-      return Entry.inProgress(e.fingerprint, owner, deadline);
+      return Entry.inProgress(e.fingerprint, owner, deadline, lease);
     });
     return done[0];
   }

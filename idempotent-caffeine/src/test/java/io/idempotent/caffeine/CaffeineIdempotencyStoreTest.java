@@ -40,6 +40,19 @@ class CaffeineIdempotencyStoreTest {
   }
 
   @Test
+  void unfinishedClaimsAndUnusedTokens_areDroppedTenLeasesAfterTheirLease() {
+    CaffeineIdempotencyStore store = CaffeineIdempotencyStore.builder().ticker(ticker::read).build();
+    for (int i = 0; i < 1_000; i++) {
+      store.claim("abandoned-" + i, "fp", "o", Duration.ofSeconds(1)); // an owner that never came back
+    }
+    ticker.advance(Duration.ofSeconds(5));
+    assertThat(store.size()).as("kept for a late owner within the grace").isEqualTo(1_000);
+    assertThat(store.complete("abandoned-7", "o", StoredOutcome.nullValue(), Duration.ofMinutes(1))).isTrue();
+    ticker.advance(Duration.ofSeconds(7)); // past one lease plus ten
+    assertThat(store.size()).as("only the completed record is left").isEqualTo(1);
+  }
+
+  @Test
   void results_areKeptByReference() {
     CaffeineIdempotencyStore store = CaffeineIdempotencyStore.builder().ticker(ticker::read).build();
     Object result = new Object();

@@ -220,7 +220,14 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String storedKey = StoredKeyEncoding.encode(key);
     long ttlMicros = micros(ttl);
     if (mode == TransactionMode.JOINED) {
-      Handle h = transactions.current().orElse(null);
+      Handle h;
+      try {
+        h = transactions.current().orElse(null);
+      } catch (IdempotencyStoreException e) {
+        // the method opened a second transaction: which one holds its writes is unknown, so none may
+        // commit them without their record
+        throw IdempotencyStoreException.rollbackRequired(e.getMessage(), e);
+      }
       if (h == null) {
         warnNoTransaction();
       } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {

@@ -32,7 +32,7 @@ import redis.clients.jedis.UnifiedJedis;
  * the fields {@code state}, {@code fingerprint}, {@code owner} and {@code lease_ms} while in progress, and
  * {@code state}, {@code fingerprint}, {@code kind}, {@code json}, {@code failure_type},
  * {@code failure_message} once completed. A completed record expires after its TTL. An in-progress record
- * is kept a grace period (a day, or one lease if longer; field {@code grace_ms}) after its lease ends:
+ * is kept a grace period (ten leases, at most an hour; field {@code grace_ms}) after its lease ends:
  * during it the record counts as expired (absent to {@link #find}), but a new claim can still tell it
  * was a dead owner's and report a takeover, and a late owner whom nobody replaced still completes.
  *
@@ -54,7 +54,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   /** The largest {@link Builder#maxKeyLength(int)}. */
   public static final int MAX_KEY_LENGTH_LIMIT = 65_536;
 
-  private static final long LATE_OWNER_GRACE_MILLIS = Duration.ofDays(1).toMillis();
+  private static final long MAX_GRACE_MILLIS = Duration.ofHours(1).toMillis();
 
   /** Longest lease or TTL kept (about 317 years); longer ones are cut to it. */
   private static final long MAX_MILLIS = 10_000_000_000_000L;
@@ -223,12 +223,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
   /** How long an in-progress hash is kept: its lease and one more, to tell a takeover from a fresh claim. */
   /**
-   * How long an in-progress hash is kept after its lease: at least a day (and at least one lease), so
-   * a late owner whom nobody replaced still completes, as the SPI promises, and a takeover is told from
-   * a fresh claim. During it the record counts as expired (see claim.lua).
+   * How long an in-progress hash is kept after its lease: ten leases, at most an hour, so a late owner
+   * whom nobody replaced still completes, as the SPI promises, and a takeover is told from a fresh
+   * claim, while unfinished claims and unused one-time tokens cost memory in proportion to their own
+   * lifetimes. During it the record counts as expired (see claim.lua).
    */
   static long graceMillis(long leaseMillis) {
-    return Math.max(leaseMillis, LATE_OWNER_GRACE_MILLIS);
+    long lease = Math.min(leaseMillis, MAX_GRACE_MILLIS);
+    return Math.max(lease, Math.min(10 * lease, MAX_GRACE_MILLIS));
   }
 
   private static long keepMillis(long leaseMillis) {

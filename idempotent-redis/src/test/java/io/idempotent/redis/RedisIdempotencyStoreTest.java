@@ -39,7 +39,9 @@ class RedisIdempotencyStoreTest {
     TestRedis.deleteAll(prefix);
   }
 
-  private static final long DAY_MS = Duration.ofDays(1).toMillis();
+  /** The grace of a 30 s or 60 s lease: ten leases, capped at an hour. */
+  private static final long GRACE_30S_MS = 300_000L;
+  private static final long GRACE_60S_MS = 600_000L;
 
   private Map<String, String> hash(String key) {
     Map<String, String> out = new TreeMap<>();
@@ -64,9 +66,9 @@ class RedisIdempotencyStoreTest {
     store.claim("order-1", "fp-1", "owner-1", Duration.ofSeconds(30));
     assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
         "state", "IN_PROGRESS", "fingerprint", "fp-1", "owner", "owner-1", "lease_ms", "30000",
-        "grace_ms", String.valueOf(DAY_MS))));
-    assertThat(redis.pttl(store.redisKey("order-1"))).as("kept a day's grace after the lease")
-        .isBetween(DAY_MS + 29_000L, DAY_MS + 30_000L);
+        "grace_ms", String.valueOf(GRACE_30S_MS))));
+    assertThat(redis.pttl(store.redisKey("order-1"))).as("kept ten leases' grace after the lease")
+        .isBetween(GRACE_30S_MS + 29_000L, GRACE_30S_MS + 30_000L);
 
     store.complete("order-1", "owner-1", StoredOutcome.value(42, () -> "{\"id\":42}"), Duration.ofHours(1));
     assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
@@ -83,8 +85,8 @@ class RedisIdempotencyStoreTest {
   void renew_extendsTheRedisExpiry() {
     store.claim("k", "fp", "o", Duration.ofSeconds(1));
     assertThat(store.renew("k", "o", Duration.ofSeconds(60))).isTrue();
-    assertThat(redis.pttl(store.redisKey("k"))).isBetween(DAY_MS + 59_000L, DAY_MS + 60_000L);
-    assertThat(hash("k")).containsEntry("lease_ms", "60000").containsEntry("grace_ms", String.valueOf(DAY_MS));
+    assertThat(redis.pttl(store.redisKey("k"))).isBetween(GRACE_60S_MS + 59_000L, GRACE_60S_MS + 60_000L);
+    assertThat(hash("k")).containsEntry("lease_ms", "60000").containsEntry("grace_ms", String.valueOf(GRACE_60S_MS));
   }
 
   @Test
@@ -105,7 +107,7 @@ class RedisIdempotencyStoreTest {
     store.claim("a", "fp", "o", Duration.ofMillis(100));
     Thread.sleep(200);
     assertThat(redis.exists(store.redisKey("a"))).as("kept for a late owner").isTrue();
-    assertThat(redis.pttl(store.redisKey("a"))).isLessThanOrEqualTo(DAY_MS);
+    assertThat(redis.pttl(store.redisKey("a"))).as("ten leases of grace").isLessThanOrEqualTo(1_000L);
     assertThat(store.find("a")).isEmpty();
     assertThat(store.claim("a", "fp", "p", Duration.ofSeconds(5)).status()).isEqualTo(ClaimResult.Status.TAKEN_OVER);
   }
