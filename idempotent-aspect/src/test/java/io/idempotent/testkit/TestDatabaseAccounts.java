@@ -39,7 +39,9 @@ public final class TestDatabaseAccounts {
     } catch (SQLException e) {
       first = e;
     }
-    String unreachable = label + " is not reachable at " + url + " as user " + user + " (" + first.getMessage() + ").";
+    String kind = url.startsWith("jdbc:postgresql:") ? "postgres" : "mariadb";
+    String unreachable = label + " is not reachable at " + url + " as user " + user + " (" + first.getMessage() + ")."
+        + " Start it, or point idempotent.test." + kind + ".url/user/password elsewhere.";
     String state = first.getSQLState();
     if (state != null && state.startsWith("08")) {
       return unreachable; // no server answers there: its administrator could not log in either
