@@ -1,6 +1,7 @@
 package io.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.EnvironmentConfiguration;
@@ -13,6 +14,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -172,6 +174,15 @@ class ConfigurationTest {
 
   @Test
   void validate_goodClass_passes() {
-    Idempotency.validate(io.idempotent.woven.PaymentService.class);
+    Class<?> good = io.idempotent.woven.PaymentService.class;
+    // a class without idempotent methods would pass without anything being validated
+    assertThat(Arrays.stream(good.getDeclaredMethods()).filter(m -> m.isAnnotationPresent(Idempotent.class)))
+        .as("idempotent methods of %s", good.getSimpleName()).hasSizeGreaterThanOrEqualTo(4);
+    assertThatCode(() -> Idempotency.validate(good)).doesNotThrowAnyException();
+    // validated next to a bad class, the good one adds nothing to the problems listed
+    assertThatThrownBy(() -> Idempotency.validate(good, BadlyAnnotated.class))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("BadlyAnnotated.a(String)")
+        .hasMessageNotContaining(good.getSimpleName());
   }
 }

@@ -1,14 +1,13 @@
 package io.idempotent.examples;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.idempotent.testkit.TestDatabaseAccounts;
+import io.idempotent.testkit.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Databases the tests play the scenarios on: a fresh in-memory H2 database, or a fresh schema on the
@@ -57,18 +56,14 @@ public final class TestDatabases {
     }
   }
 
-  /** Skips the calling test when PostgreSQL is unreachable, or fails it when servers are required. */
+  /**
+   * Skips the calling test when PostgreSQL is unreachable, or fails it when servers are required. The test
+   * user and database are created through the administrator account first where they are missing.
+   */
   public static void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD)) {
-      c.isValid(5);
-    } catch (SQLException e) {
-      String problem = "PostgreSQL is not reachable at " + POSTGRES_URL + " as user " + POSTGRES_USER
-          + " (" + e.getMessage() + "). Run .ci/setup-databases.sh, or point"
-          + " idempotent.test.postgres.url/user/password elsewhere.";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(problem + " Servers are required (idempotent.requireServers=true).");
-      }
-      Assumptions.abort("Skipped: " + problem);
-    }
+    TestServers.requireReachable("PostgreSQL " + POSTGRES_URL, () -> TestDatabaseAccounts.provision("PostgreSQL",
+        POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD,
+        System.getProperty("idempotent.test.postgres.adminUser", "postgres"),
+        System.getProperty("idempotent.test.postgres.adminPassword", "")));
   }
 }

@@ -1,16 +1,15 @@
 package io.idempotent.jdbi;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.testkit.TestDatabaseAccounts;
+import io.idempotent.testkit.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A database the tests run on: the embedded H2 (always there), or a PostgreSQL or MariaDB server whose
@@ -71,36 +70,40 @@ public final class TestDatabase {
         System.getProperty(p + "user", "idempotent"), System.getProperty(p + "password", "idempotent"), p);
   }
 
-  /** Skips the calling test class when the server is unreachable, or fails it when servers are required. */
+  /**
+   * Skips the calling test when the server is unreachable, or fails it when servers are required. The test
+   * user and database are created through the administrator account first where they are missing.
+   */
   public void requireReachable() {
-    String problem = unreachable();
-    if (problem.isEmpty()) {
-      return;
+    if (propertyPrefix != null) {
+      TestServers.requireReachable(name + " " + url, this::problem);
     }
-    if (Boolean.getBoolean("idempotent.requireServers")) {
-      fail(problem + " Servers are required (idempotent.requireServers=true).");
-    }
-    Assumptions.abort("Skipped: " + problem);
   }
 
-  /** Why the server cannot be used, or "" when it can; checked once per test run. */
-  private synchronized String unreachable() {
-    if (unreachable == null) {
-      unreachable = "";
-      if (propertyPrefix != null) {
-        try (Connection c = DriverManager.getConnection(url, user, password)) {
-          c.isValid(5);
-        } catch (SQLException e) {
-          unreachable = name + " is not reachable at " + url + " as user " + user + " (" + e.getMessage() + ")."
-              + " Run .ci/setup-databases.sh, or point " + propertyPrefix + "url/user/password elsewhere.";
-          System.err.println("[idempotent-jdbi tests] " + unreachable); // once, so that skips are explained
-        }
-      }
+  /** As {@link #requireReachable()}, failing rather than skipping when {@code required}; says nothing. */
+  void requireReachable(boolean required) {
+    if (propertyPrefix != null) {
+      TestServers.requireReachable(name + " " + url, this::problem, required);
     }
-    return unreachable;
   }
 
-  private String unreachable;
+  /** Why the server cannot be used, or "" when it can, after creating the test user and database if missing. */
+  String problem() {
+    return TestDatabaseAccounts.provision(name, url, user, password, adminUser(), adminPassword());
+  }
+
+  String adminUser() {
+    return System.getProperty(propertyPrefix + "adminUser", this == POSTGRES ? "postgres" : "root");
+  }
+
+  String adminPassword() {
+    return System.getProperty(propertyPrefix + "adminPassword", "");
+  }
+
+  /** The same server at another address, for tests of the reach-or-skip logic. */
+  TestDatabase at(String otherUrl) {
+    return new TestDatabase(name, otherUrl, user, password, propertyPrefix);
+  }
 
   /** The database's shared pool (20 connections), opened on first use. */
   public HikariDataSource pool() {
@@ -138,23 +141,18 @@ public final class TestDatabase {
 
   /**
    * A connection as the server's administrator ({@code postgres} / {@code root} with an empty password,
-   * as {@code .ci/setup-databases.sh} sets them up; {@code <prefix>adminUser/adminPassword} override),
+   * as the servers come installed; {@code <prefix>adminUser/adminPassword} override),
    * for tests that create users of their own. Skips the test, or fails it when servers are required, if
    * the administrator cannot connect. The caller closes it.
    */
   public Connection connectAsAdmin() {
-    String adminUser = System.getProperty(propertyPrefix + "adminUser", this == POSTGRES ? "postgres" : "root");
-    String adminPassword = System.getProperty(propertyPrefix + "adminPassword", "");
     try {
-      return DriverManager.getConnection(url, adminUser, adminPassword);
+      return DriverManager.getConnection(url, adminUser(), adminPassword());
     } catch (SQLException e) {
-      String problem = name + "'s administrator " + adminUser + " cannot connect at " + url + " (" + e.getMessage()
-          + "); set " + propertyPrefix + "adminUser/adminPassword.";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(problem + " Servers are required (idempotent.requireServers=true).");
-      }
-      Assumptions.abort("Skipped: " + problem);
-      throw new AssertionError(problem);
+      TestServers.skipOrFail(name + "'s administrator " + adminUser() + " cannot connect at " + url + " ("
+          + e.getMessage() + "); set " + propertyPrefix + "adminUser/adminPassword.",
+          Boolean.getBoolean(TestServers.REQUIRE_SERVERS));
+      throw new AssertionError(e);
     }
   }
 

@@ -60,7 +60,7 @@ final class PrivateRedis implements AutoCloseable {
       }
     }
     String message = "redis-server is not on the PATH (or named by idempotent.test.redis.server);"
-        + " tests that need a Redis of their own cannot run. Install it, as .ci/start-redis.sh does.";
+        + " tests that need a Redis of their own cannot run. Install it, as .ci/start-servers.sh does.";
     if (Boolean.getBoolean("idempotent.requireServers")) {
       fail(message + " Servers are required (idempotent.requireServers=true).");
     }

@@ -1,11 +1,9 @@
 package io.idempotent.redis;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.idempotent.testkit.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
@@ -32,31 +30,27 @@ final class TestRedis {
     return HOST + ":" + PORT;
   }
 
-  /** Why Redis cannot be used, or "" when it answered; probed once per test run. */
-  private static volatile String unreachable;
-
   /**
    * Skips the calling test when Redis is unreachable, or fails it when servers are required. Call it
    * before each test (not in {@code @BeforeAll}), so that every skipped test is reported with the reason.
    */
   static void requireReachable() {
-    String why = unreachable;
-    if (why == null) {
-      try (JedisPooled probe = client()) {
-        probe.ping();
-        why = "";
-      } catch (RuntimeException e) {
-        why = "Redis is not reachable at " + address() + " (" + e.getMessage() + ")."
-            + " Run .ci/start-redis.sh, or point idempotent.test.redis.host/port elsewhere.";
-        System.err.println("[idempotent-redis tests] " + why);
-      }
-      unreachable = why;
-    }
-    if (!why.isEmpty()) {
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        fail(why + " Servers are required (idempotent.requireServers=true).");
-      }
-      Assumptions.abort("Skipped: " + why);
+    TestServers.requireReachable("Redis " + address(), TestRedis::problem);
+  }
+
+  /** Why Redis cannot be used, or "" when it answers. */
+  static String problem() {
+    return problem(HOST, PORT);
+  }
+
+  static String problem(String host, int port) {
+    try (JedisPooled probe = new JedisPooled(new HostAndPort(host, port),
+        DefaultJedisClientConfig.builder().database(DATABASE).timeoutMillis(5_000).build())) {
+      probe.ping();
+      return "";
+    } catch (RuntimeException e) {
+      return "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ")."
+          + " Start it, or point idempotent.test.redis.host/port elsewhere.";
     }
   }
 

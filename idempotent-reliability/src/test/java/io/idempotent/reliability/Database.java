@@ -1,14 +1,10 @@
 package io.idempotent.reliability;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
+import io.idempotent.testkit.TestDatabaseAccounts;
+import io.idempotent.testkit.TestServers;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A database the suite runs on: embedded H2, or the PostgreSQL / MariaDB server on 127.0.0.1 (addresses
@@ -28,7 +24,6 @@ enum Database {
   final String user;
   final String password;
   private final String propertyId;
-  private String unreachable;
 
   Database(String label, String url, String user, String password, String propertyId) {
     this.label = label;
@@ -47,36 +42,21 @@ enum Database {
     return Stream.of(POSTGRES, MARIADB);
   }
 
-  /** Skips the calling test when the server is unreachable, or fails it when servers are required. */
+  /**
+   * Skips the calling test when the server is unreachable, or fails it when servers are required. The test
+   * user and database are created through the administrator account first where they are missing.
+   */
   void requireReachable() {
-    String problem = unreachable();
-    if (!problem.isEmpty()) {
-      skipOrFail(problem);
+    if (propertyId != null) {
+      TestServers.requireReachable(label + " " + url, () -> TestDatabaseAccounts.provision(label, url, user, password,
+          System.getProperty("idempotent.test." + propertyId + ".adminUser", this == POSTGRES ? "postgres" : "root"),
+          System.getProperty("idempotent.test." + propertyId + ".adminPassword", "")));
     }
   }
 
   /** Skips the calling test for {@code problem}, or fails it when servers are required (as in CI). */
   static void skipOrFail(String problem) {
-    if (Boolean.getBoolean("idempotent.requireServers")) {
-      fail(problem + " Servers are required (idempotent.requireServers=true).");
-    }
-    Assumptions.abort("Skipped: " + problem);
-  }
-
-  private synchronized String unreachable() {
-    if (unreachable == null) {
-      unreachable = "";
-      if (propertyId != null) {
-        try (Connection c = DriverManager.getConnection(url, user, password)) {
-          c.isValid(5);
-        } catch (SQLException e) {
-          unreachable = label + " is not reachable at " + url + " as user " + user + " (" + e.getMessage() + ")."
-              + " Run .ci/setup-databases.sh, or point idempotent.test." + propertyId + ".url/user/password elsewhere.";
-          System.err.println("[idempotent-reliability tests] " + unreachable);
-        }
-      }
-    }
-    return unreachable;
+    TestServers.skipOrFail(problem, Boolean.getBoolean(TestServers.REQUIRE_SERVERS));
   }
 
   /** A pool of its own, as one application instance has; the caller closes it. */

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,7 @@ class StalledOwnerFencingTest {
   private static final Ledger LEDGER = new Ledger("rel_ledger");
 
   private final ExecutorService executor = Executors.newCachedThreadPool();
+  private final AtomicInteger executions = new AtomicInteger();
 
   @AfterEach
   void stop() {
@@ -63,12 +65,29 @@ class StalledOwnerFencingTest {
     return r.value();
   }
 
-  private static void report(String test, Database db, int executions) {
+  /** Counts a run of a method body (A's, B's or a third caller's) and returns its result. */
+  private String ran(String result) {
+    executions.incrementAndGet();
+    return result;
+  }
+
+  /**
+   * Replays the key once more and prints what was counted: a record that is not replayed is lost, one that
+   * is not the new owner's was overwritten, and runs beyond A's and B's are duplicates (in joined mode:
+   * database effects beyond one). All three must be 0.
+   */
+  private void report(String test, Database db, AppInstance any, String key, int duplicated) {
+    CallResult<String> last = any.idempotency.call(NAME, String.class).key(key).execute(() -> "must not run");
+    int lost = last.replayed() ? 0 : 1;
+    int overwrites = last.replayed() && !last.value().equals("B") ? 1 : 0;
     Figures.of("StalledOwnerFencingTest." + test + "[" + db + "]")
-        .set("threads", 2).set("keys", 1).set("duplicatesSent", 2)
-        .set("executions", executions).set("faults", 1).set("lost", 0).set("duplicated", 0)
-        .set("overwrites", 0)
+        .set("threads", 2).set("keys", 1).set("duplicatesSent", 3)
+        .set("executions", executions.get()).set("faults", 1).set("lost", lost).set("duplicated", duplicated)
+        .set("overwrites", overwrites)
         .report();
+    assertThat(lost).as("lost").isZero();
+    assertThat(overwrites).as("overwrites").isZero();
+    assertThat(duplicated).as("duplicated").isZero();
   }
 
   @ParameterizedTest
@@ -83,11 +102,11 @@ class StalledOwnerFencingTest {
       Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
         inside.countDown();
         resume.await(); // stalls past its lease: a GC pause, a slow dependency
-        return "A";
+        return ran("A");
       }));
       assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 
-      Map.Entry<String, Integer> taken = callUntilTakenOver(b, key, String.class, () -> "B");
+      Map.Entry<String, Integer> taken = callUntilTakenOver(b, key, String.class, () -> ran("B"));
       assertThat(taken.getKey()).isEqualTo("B");
       assertThat(taken.getValue()).as("refused while A's lease was alive").isPositive();
       assertThat(b.events.count(Type.LEASE_TAKEN_OVER)).isEqualTo(1);
@@ -97,7 +116,7 @@ class StalledOwnerFencingTest {
       assertThat(a.events.count(Type.LEASE_LOST)).as("the loss is reported").isEqualTo(1);
       assertThat(a.events.count(Type.EXECUTED)).isZero();
       assertThat(replay(a, key)).as("the record is still B's").isEqualTo("B");
-      report("completeAfterTakeover", db, 2);
+      report("completeAfterTakeover", db, a, key, executions.get() - 2);
     }
   }
 
@@ -115,13 +134,13 @@ class StalledOwnerFencingTest {
       Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
         aInside.countDown();
         aResume.await();
-        return "A";
+        return ran("A");
       }));
       assertThat(aInside.await(10, TimeUnit.SECONDS)).isTrue();
       Future<Map.Entry<String, Integer>> newOwner = executor.submit(() -> callUntilTakenOver(b, key, String.class, () -> {
         bInside.countDown();
         bResume.await();
-        return "B";
+        return ran("B");
       }));
       assertThat(bInside.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("B took over").isTrue();
 
@@ -129,14 +148,14 @@ class StalledOwnerFencingTest {
       assertThat(stalled.get(10, TimeUnit.SECONDS)).isEqualTo("A");
       assertThat(a.events.count(Type.LEASE_LOST)).isEqualTo(1);
       // B's claim is untouched: a third caller is still refused
-      assertThatThrownBy(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> "C"))
+      assertThatThrownBy(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> ran("C")))
           .isInstanceOf(IdempotencyInProgressException.class);
 
       bResume.countDown();
       assertThat(newOwner.get(10, TimeUnit.SECONDS).getKey()).isEqualTo("B");
       assertThat(b.events.count(Type.EXECUTED)).isEqualTo(1);
       assertThat(replay(a, key)).isEqualTo("B");
-      report("completeWhileNewOwnerRuns", db, 2);
+      report("completeWhileNewOwnerRuns", db, a, key, executions.get() - 2);
     }
   }
 
@@ -152,10 +171,11 @@ class StalledOwnerFencingTest {
       Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
         inside.countDown();
         resume.await();
+        executions.incrementAndGet();
         throw new IllegalStateException("gateway timeout after the stall");
       }));
       assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(callUntilTakenOver(b, key, String.class, () -> "B").getKey()).isEqualTo("B");
+      assertThat(callUntilTakenOver(b, key, String.class, () -> ran("B")).getKey()).isEqualTo("B");
 
       resume.countDown();
       assertThatThrownBy(() -> stalled.get(10, TimeUnit.SECONDS))
@@ -164,7 +184,7 @@ class StalledOwnerFencingTest {
       assertThat(a.events.count(Type.LEASE_LOST)).as("the failed release is reported").isEqualTo(1);
       assertThat(a.events.count(Type.RELEASED_ON_FAILURE)).isZero();
       assertThat(replay(a, key)).as("B's record was not released").isEqualTo("B");
-      report("releaseAfterTakeover", db, 2);
+      report("releaseAfterTakeover", db, a, key, executions.get() - 2);
     }
   }
 
@@ -183,10 +203,10 @@ class StalledOwnerFencingTest {
       Future<String> stalled = executor.submit(() -> a.idempotency.call(NAME, String.class).key(key).run(() -> {
         inside.countDown();
         resume.await();
-        return "A";
+        return ran("A");
       }));
       assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(callUntilTakenOver(b, key, String.class, () -> "B").getKey()).isEqualTo("B");
+      assertThat(callUntilTakenOver(b, key, String.class, () -> ran("B")).getKey()).isEqualTo("B");
       assertThat(blocking[0].blockedRenewals).as("renewals were attempted and failed").hasPositiveValue();
       assertThat(a.events.count(Type.STORE_ERROR)).as("failed renewals are reported").isPositive();
 
@@ -194,7 +214,7 @@ class StalledOwnerFencingTest {
       assertThat(stalled.get(10, TimeUnit.SECONDS)).isEqualTo("A");
       assertThat(a.events.count(Type.LEASE_LOST)).isEqualTo(1);
       assertThat(replay(a, key)).isEqualTo("B");
-      report("renewalsFail", db, 2);
+      report("renewalsFail", db, a, key, executions.get() - 2);
     }
   }
 
@@ -214,13 +234,13 @@ class StalledOwnerFencingTest {
             LEDGER.append(h, run, key, "A"); // the business write, in the caller's transaction
             inside.countDown();
             resume.await();
-            return "A";
+            return ran("A");
           })));
       assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
       String taken = callUntilTakenOver(b, key, String.class, () -> b.jdbi.inTransaction(h -> {
         // B's write and B's completion commit together when this transaction ends
         LEDGER.append(h, run, key, "B");
-        return "B";
+        return ran("B");
       })).getKey();
       assertThat(taken).isEqualTo("B");
 
@@ -228,10 +248,11 @@ class StalledOwnerFencingTest {
       assertThatThrownBy(() -> stalled.get(10, TimeUnit.SECONDS))
           .as("A's transaction must not commit: its caller learns that nothing was recorded")
           .hasCauseInstanceOf(IdempotencyStoreException.class);
-      assertThat(LEDGER.rowsPerKey(a.jdbi, run)).as("exactly one database effect").isEqualTo(Map.of(key, 1));
+      Map<String, Integer> effects = LEDGER.rowsPerKey(a.jdbi, run);
+      assertThat(effects).as("exactly one database effect").isEqualTo(Map.of(key, 1));
       assertThat(LEDGER.executors(a.jdbi, run)).containsEntry(key, "B");
       assertThat(replay(a, key)).isEqualTo("B");
-      report("joinedMode", db, 2);
+      report("joinedMode", db, a, key, effects.values().stream().mapToInt(n -> n - 1).sum());
     }
   }
 }

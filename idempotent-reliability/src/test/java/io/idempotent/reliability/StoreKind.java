@@ -77,19 +77,16 @@ enum StoreKind {
   private static RedisIdempotencyStore redisStore() {
     String host = System.getProperty("idempotent.test.redis.host", "127.0.0.1");
     int port = Integer.getInteger("idempotent.test.redis.port", 6379);
-    RedisIdempotencyStore store = RedisIdempotencyStore.builder().host(host).port(port).database(15)
-        .prefix("reliability:" + java.util.UUID.randomUUID() + ":").build();
-    try {
-      store.ping();
-    } catch (RuntimeException e) {
-      store.close();
-      String why = "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ")";
-      if (Boolean.getBoolean("idempotent.requireServers")) {
-        org.junit.jupiter.api.Assertions.fail(why + "; servers are required (idempotent.requireServers=true)");
+    io.idempotent.testkit.TestServers.requireReachable("Redis " + host + ":" + port, () -> {
+      try (RedisIdempotencyStore probe = RedisIdempotencyStore.builder().host(host).port(port).database(15).build()) {
+        probe.ping();
+        return "";
+      } catch (RuntimeException e) {
+        return "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ").";
       }
-      org.junit.jupiter.api.Assumptions.abort("Skipped: " + why + ". Run .ci/start-redis.sh.");
-    }
-    return store;
+    });
+    return RedisIdempotencyStore.builder().host(host).port(port).database(15)
+        .prefix("reliability:" + java.util.UUID.randomUUID() + ":").build();
   }
 
   /** An open store and what it runs on; closing it closes what was opened for it (pool, connections). */

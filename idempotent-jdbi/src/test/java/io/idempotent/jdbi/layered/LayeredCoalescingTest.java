@@ -66,7 +66,9 @@ class LayeredCoalescingTest {
 
   @AfterEach
   void stop() {
-    pool.shutdownNow();
+    if (pool != null) { // null when @BeforeEach was skipped (no server)
+      pool.shutdownNow();
+    }
   }
 
   @Test
