@@ -175,6 +175,30 @@ class JoinedTransactionModeTest {
     assertThat(store.find(storedKey(order))).isEmpty();
   }
 
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_methodThatLeavesASecondTransactionOpen_makesTheCallersTransactionRollBack(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    Handle[] leaked = new Handle[1];
+    try {
+      assertThatThrownBy(() -> jdbi.useTransaction(h -> idempotency.call(NAME, String.class).key(order).run(() -> {
+        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+        leaked[0] = jdbi.open();
+        leaked[0].begin(); // which transaction holds the method's writes is now unknown
+        return "created";
+      }))).isInstanceOf(io.idempotent.IdempotencyStoreException.class).hasMessageContaining("2 handles");
+      assertThat(orderExists(jdbi, order)).as("the writes were not committed without their record").isFalse();
+    } finally {
+      if (leaked[0] != null) {
+        leaked[0].rollback();
+        leaked[0].close();
+      }
+    }
+  }
+
   /** A declared final exception, as a business outcome: "this order can never be created". */
   public static final class OrderRefusedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
