@@ -49,22 +49,6 @@ public final class CallPlan {
   /** The codec that accepted the result type; checked again only when the configured codec changes. */
   private volatile ResultCodec acceptedBy;
 
-  public CallPlan(
-      String name,
-      String description,
-      String storeName,
-      Duration ttl,
-      Duration lease,
-      Duration waitTimeout,
-      OnInProgress onInProgress,
-      Class<? extends Throwable>[] finalExceptions,
-      boolean checkPayload,
-      boolean scoped,
-      Type declaredReturnType) {
-    this(name, description, storeName, ttl, lease, waitTimeout, onInProgress, finalExceptions, checkPayload, scoped,
-        declaredReturnType, null, null);
-  }
-
   /**
    * @param classLoader the loader of the call site's classes (the annotated method's class), or null
    * @param maxRunTime how long the call may hold its key while it runs, or null for its TTL
@@ -138,24 +122,21 @@ public final class CallPlan {
     }
   }
 
-  /** Parses an annotation duration attribute; empty means "use the configured default" (null). */
+  /**
+   * Parses an annotation duration attribute; empty means "use the configured default" (null). Its
+   * bounds are checked once, by the constructor ({@link DurationLimits}).
+   */
   public static Duration duration(String text, String attribute, String description) {
     if (text == null || text.isBlank()) {
       return null;
     }
-    Duration d;
     try {
-      d = Duration.parse(text.trim());
+      return Duration.parse(text.trim());
     } catch (DateTimeParseException e) {
       throw new IdempotencyConfigurationException(
           "@Idempotent(" + attribute + " = \"" + text + "\") of " + description
               + " is not an ISO-8601 duration such as PT30S or PT24H");
     }
-    if (d.isNegative() || d.isZero()) {
-      throw new IdempotencyConfigurationException(
-          "@Idempotent(" + attribute + " = \"" + text + "\") of " + description + " must be positive");
-    }
-    return d;
   }
 
   public String name() {

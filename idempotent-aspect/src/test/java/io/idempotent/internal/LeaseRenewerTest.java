@@ -17,7 +17,7 @@ class LeaseRenewerTest {
   private final InMemoryTestStore store = new InMemoryTestStore();
   private final IdempotencyEngine engine = new IdempotencyEngine(IdempotencyConfig.builder().store(store).build());
   private final CallPlan plan = new CallPlan("n", "n", "", null, null, null, OnInProgress.THROW,
-      new Class[0], false, false, String.class);
+      new Class[0], false, false, String.class, null, null);
 
   private static void awaitEnd(Thread t) throws InterruptedException {
     t.join(10_000);
