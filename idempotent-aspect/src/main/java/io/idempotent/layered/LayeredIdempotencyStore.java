@@ -220,8 +220,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   /** {@code now + d} in nanoseconds, saturating instead of overflowing for very long durations. */
   private static long deadline(long now, Duration d) {
     long nanos = d.compareTo(MAX_NANOS) >= 0 ? MAX_NANOS.toNanos() : d.toNanos();
-    long sum = now + nanos;
-    return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    return now > Long.MAX_VALUE - nanos ? Long.MAX_VALUE : now + nanos;
   }
 
   /** Drops the in-flight entries whose lease ran out and wakes whoever waits on them. */
