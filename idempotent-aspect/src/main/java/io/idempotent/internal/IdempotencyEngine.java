@@ -28,6 +28,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -118,6 +119,7 @@ public final class IdempotencyEngine {
     while (true) {
       ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
       if (claim.claimed()) {
+        checkCallingThread(store, storedKey, owner);
         if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
           emit(Type.LEASE_TAKEN_OVER, plan, storedKey, null);
         }
@@ -175,6 +177,23 @@ public final class IdempotencyEngine {
           // the first call released the key or its lease ran out: claim again
         }
       }
+    }
+  }
+
+  /**
+   * Lets the store refuse to run the method on this thread (one that records outcomes in the caller's
+   * transaction and finds none); the claim is then given back at once, so a retry is not held up.
+   */
+  private static void checkCallingThread(IdempotencyStore store, String key, String owner) {
+    try {
+      store.checkCallingThread();
+    } catch (RuntimeException refused) {
+      try {
+        store.release(key, owner);
+      } catch (RuntimeException e) {
+        refused.addSuppressed(e);
+      }
+      throw refused;
     }
   }
 
@@ -238,11 +257,16 @@ public final class IdempotencyEngine {
       CallPlan plan, IdempotencyStore store, String key, String owner, LeaseRenewer.Renewal renewal,
       CompletionStage<?> stage) {
     CompletableFuture<Object> out = new CompletableFuture<>();
+    Thread caller = Thread.currentThread();
+    AtomicBoolean returned = new AtomicBoolean();
     stage.whenComplete((value, error) -> {
       cancel(renewal);
       if (error == null) {
+        // a result that arrives after the call returned, or on another thread, belongs to no transaction
+        // the completing thread may have open
+        boolean detached = returned.get() || Thread.currentThread() != caller;
         try {
-          complete(plan, store, key, owner, value);
+          complete(plan, store, key, owner, value, detached);
           out.complete(value);
         } catch (Throwable t) {
           out.completeExceptionally(t);
@@ -252,13 +276,22 @@ public final class IdempotencyEngine {
         out.completeExceptionally(error);
       }
     });
+    returned.set(true);
     return out;
   }
 
   private void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Object result) {
+    complete(plan, store, key, owner, result, false);
+  }
+
+  private void complete(
+      CallPlan plan, IdempotencyStore store, String key, String owner, Object result, boolean detached) {
     boolean completed;
     try {
-      completed = store.complete(key, owner, recorded(plan, result), ttl(plan));
+      StoredOutcome outcome = recorded(plan, result);
+      completed = detached
+          ? store.completeDetached(key, owner, outcome, ttl(plan))
+          : store.complete(key, owner, outcome, ttl(plan));
     } catch (IdempotencyResultException e) {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
       release(plan, store, key, owner, e);

@@ -30,7 +30,10 @@ final class LeaseRenewer {
 
   private final IdempotencyEngine engine;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
-  /** One lane per store, by identity; a lane's thread ends when it has been idle for a while. */
+  /**
+   * One lane per store, by identity; a lane's thread ends when it has been idle for a while, and the
+   * lanes are dropped when the timekeeper goes idle. Changed only by the timekeeper's thread.
+   */
   private final Map<IdempotencyStore, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final AtomicInteger laneNumbers = new AtomicInteger();
   private volatile Thread thread;
@@ -132,7 +135,16 @@ final class LeaseRenewer {
       return false;
     }
     thread = null;
+    // nothing is renewed now, so no lane has work to come: forget them, or every store ever renewed
+    // would be kept here (a lane already running a task finishes it first)
+    lanes.values().forEach(ExecutorService::shutdown);
+    lanes.clear();
     return true;
+  }
+
+  /** How many stores have a lane now. */
+  int laneCount() {
+    return lanes.size();
   }
 
   private void submit(Renewal r) {

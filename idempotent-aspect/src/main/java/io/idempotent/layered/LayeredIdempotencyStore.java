@@ -111,11 +111,26 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
+  public void checkCallingThread() {
+    far.checkCallingThread();
+  }
+
+  @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return complete(key, owner, outcome, ttl, false);
+  }
+
+  @Override
+  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return complete(key, owner, outcome, ttl, true);
+  }
+
+  /** A detached outcome has committed when the far store returns; any other is cached once it commits. */
+  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean detached) {
     long start = nanoTime.getAsLong();
     boolean completed;
     try {
-      completed = far.complete(key, owner, outcome, ttl);
+      completed = detached ? far.completeDetached(key, owner, outcome, ttl) : far.complete(key, owner, outcome, ttl);
     } catch (RuntimeException e) {
       finish(key, owner);
       throw e;
@@ -125,7 +140,11 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
       String fingerprint = f != null && f.owner.equals(owner) ? f.fingerprint : null;
       if (fingerprint != null) {
         IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome).withExpiresIn(ttl);
-        far.afterCommit(() -> cacheNear(record, start));
+        if (detached) {
+          cacheNear(record, start);
+        } else {
+          far.afterCommit(() -> cacheNear(record, start));
+        }
       }
     }
     finish(key, owner);

@@ -67,6 +67,27 @@ public interface IdempotencyStore extends AutoCloseable {
   int purgeExpired(int maxRecords);
 
   /**
+   * Records an outcome that arrived after the call returned, on whatever thread completed the call's
+   * {@code CompletionStage}: like {@link #complete}, but never inside a transaction that thread happens
+   * to have open, which is not the call's. The default is {@link #complete}, right for every store that
+   * commits each write at once.
+   */
+  default boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return complete(key, owner, outcome, ttl);
+  }
+
+  /**
+   * Checks, on the calling thread, that a method call can be recorded the way this store is set up to:
+   * the engine calls it once it has claimed a key, before the method runs (a replay never needs it, and
+   * one-time tokens never call it). A store that records outcomes inside the caller's own transaction
+   * refuses a thread that has none it can join. The default accepts every call.
+   *
+   * @throws io.idempotent.IdempotencyConfigurationException naming what is missing; the engine then
+   *     releases the claim and the method does not run
+   */
+  default void checkCallingThread() {}
+
+  /**
    * Runs {@code action} once the outcome this thread last wrote with {@link #complete} is committed.
    * Stores whose writes commit at once run it immediately (the default); a store that can join the
    * caller's transaction runs it after that transaction commits, and never if it rolls back. Caches in

@@ -43,6 +43,24 @@ class LeaseRenewerTest {
     r.cancel();
   }
 
+  @Test
+  void lanes_ofStoresNoLongerRenewed_areDroppedWhenTheThreadGoesIdle() throws Exception {
+    LeaseRenewer renewer = new LeaseRenewer(engine, Duration.ofMillis(50).toNanos());
+    List<InMemoryTestStore> stores = List.of(new InMemoryTestStore(), new InMemoryTestStore(), new InMemoryTestStore());
+    List<LeaseRenewer.Renewal> renewals = new java.util.ArrayList<>();
+    for (InMemoryTestStore s : stores) {
+      s.claim("k", "", "o", Duration.ofMillis(300));
+      renewals.add(renewer.register(plan, s, "k", "o", Duration.ofMillis(300), Duration.ofHours(1)));
+    }
+    Thread.sleep(450); // past the first renewal of each: every store has had a lane
+    assertThat(renewer.laneCount()).isEqualTo(stores.size());
+    renewals.forEach(LeaseRenewer.Renewal::cancel);
+    Thread timekeeper = renewer.thread();
+    awaitEnd(timekeeper);
+    assertThat(timekeeper.isAlive()).isFalse();
+    assertThat(renewer.laneCount()).as("lanes kept after every renewal ended").isZero();
+  }
+
   /** A store whose renewals hang, as when the application has exhausted its connection pool. */
   private static final class StuckRenewals extends InMemoryTestStore {
     final CountDownLatch entered = new CountDownLatch(1);

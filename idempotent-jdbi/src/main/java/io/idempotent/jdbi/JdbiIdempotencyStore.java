@@ -1,5 +1,6 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
@@ -61,6 +62,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final List<AutoCloseable> owned;
   /** In {@link TransactionMode#JOINED} mode, finds the caller's transaction; null otherwise. */
   private final JoinedTransactions transactions;
+  /** In {@link TransactionMode#JOINED} mode, whether a call with no transaction to join is refused. */
+  private final boolean requireTransaction;
   private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
@@ -72,6 +75,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
     this.transactions = mode == TransactionMode.JOINED ? JoinedTransactions.on(jdbi) : null;
+    this.requireTransaction = b.requireTransaction;
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -181,6 +185,26 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
+  /**
+   * In {@link TransactionMode#JOINED} mode, refuses to run a method with no transaction open on this
+   * store's {@code Jdbi} on the calling thread (unless {@link Builder#requireTransaction} allows it): its caller
+   * expects the outcome to commit or roll back with its writes, and the store cannot see a transaction
+   * opened on another {@code Jdbi} instance, by another library on the same database, or on another
+   * thread. Refusing is the only way not to commit the outcome on its own behind the caller's back.
+   */
+  @Override
+  public void checkCallingThread() {
+    if (mode == TransactionMode.JOINED && requireTransaction && transactions.current().isEmpty()) {
+      throw new IdempotencyConfigurationException("The idempotency store " + this + " is in JOINED mode, but the"
+          + " calling thread has no transaction open on the store's Jdbi, so the outcome could not commit or"
+          + " roll back together with the method's writes; the method did not run. Open the transaction on"
+          + " the same Jdbi the store was built with (a transaction on another Jdbi instance, or one managed"
+          + " outside JDBI, cannot be seen), use TransactionMode.INDEPENDENT, or build the store with"
+          + " requireTransaction(false) (property idempotent.jdbi.require-transaction=false) to record such"
+          + " calls on their own.");
+    }
+  }
+
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
@@ -216,10 +240,23 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return complete(key, owner, outcome, ttl, mode == TransactionMode.JOINED);
+  }
+
+  /**
+   * Commits the outcome on its own in every mode: the method's result came later, on a thread whose
+   * transaction (if it has one) is not the call's.
+   */
+  @Override
+  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return complete(key, owner, outcome, ttl, false);
+  }
+
+  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean join) {
     OutcomeColumns columns = OutcomeColumns.of(outcome); // encodes first: a failure leaves the row untouched
     String storedKey = StoredKeyEncoding.encode(key);
     long ttlMicros = micros(ttl);
-    if (mode == TransactionMode.JOINED) {
+    if (join) {
       Handle h;
       try {
         h = transactions.current().orElse(null);
@@ -229,7 +266,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
         throw IdempotencyStoreException.rollbackRequired(e.getMessage(), e);
       }
       if (h == null) {
-        warnNoTransaction();
+        if (!requireTransaction) {
+          warnNoTransaction();
+        }
       } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
         // noted first, so that a transaction ending in anything but a commit (even after this update failed)
         // frees the key
@@ -362,7 +401,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       // the same lookup as complete()
       Optional<Handle> joined = transactions.current();
       if (joined.isPresent()) {
-        joined.get().afterCommit(action);
+        transactions.afterCommit(joined.get(), action);
         return;
       }
     }
@@ -449,6 +488,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     private TransactionMode mode = TransactionMode.INDEPENDENT;
     private boolean createSchema;
     private boolean relaxedClaimDurability;
+    private boolean requireTransaction = true;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     private Builder(Jdbi jdbi, Connections connections) {
@@ -476,6 +516,18 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     /** {@link TransactionMode#INDEPENDENT} (default) or {@link TransactionMode#JOINED}. */
     public Builder transactionMode(TransactionMode mode) {
       this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * In {@link TransactionMode#JOINED} mode, whether a call made with no transaction open on the store's
+     * {@code Jdbi} is refused before its method runs (default true). With false, such a call records its
+     * outcome on its own, as in {@link TransactionMode#INDEPENDENT} mode, and a warning is logged once:
+     * for applications that call the same methods both inside and outside a transaction. Either way a
+     * transaction on another {@code Jdbi} instance, or one managed outside JDBI, is never joined.
+     */
+    public Builder requireTransaction(boolean require) {
+      this.requireTransaction = require;
       return this;
     }
 

@@ -21,6 +21,8 @@ import java.util.Locale;
  *   <tr><td>{@code pool-size}</td><td>maximum connections (default 10)</td></tr>
  *   <tr><td>{@code table}</td><td>table name (default {@code idempotency_record})</td></tr>
  *   <tr><td>{@code mode}</td><td>{@code independent} (default) or {@code joined}</td></tr>
+ *   <tr><td>{@code require-transaction}</td><td>joined mode: refuse a call with no transaction open on the
+ *       store's {@code Jdbi} (default true; see {@link JdbiIdempotencyStore.Builder#requireTransaction})</td></tr>
  *   <tr><td>{@code claim-durability}</td><td>{@code durable} (default) or {@code relaxed} (PostgreSQL only; see
  *       {@link JdbiIdempotencyStore.Builder#relaxedClaimDurability})</td></tr>
  *   <tr><td>{@code create-schema}</td><td>create the table if missing (default true)</td></tr>
@@ -78,6 +80,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage());
     }
     boolean createSchema = bool(settings.get("create-schema", "true"), "create-schema");
+    boolean requireTransaction = bool(settings.get("require-transaction", "true"), "require-transaction");
     boolean relaxedClaims = claimDurability(settings.get("claim-durability", "durable"));
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
@@ -92,6 +95,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
       JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool)
           .table(table)
           .transactionMode(mode)
+          .requireTransaction(requireTransaction)
           .createSchema(createSchema)
           .relaxedClaimDurability(relaxedClaims)
           .owning(pool)

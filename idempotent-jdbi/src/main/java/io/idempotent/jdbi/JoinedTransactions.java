@@ -1,6 +1,7 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyStoreException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,57 +11,69 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleListener;
 import org.jdbi.v3.core.Handles;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.DelegatingTransactionHandler;
+import org.jdbi.v3.core.transaction.TransactionHandler;
 
 /**
  * Finds the transaction the calling thread has open on one {@code Jdbi}, however it was opened: a
  * handle bound by {@code jdbi.inTransaction(…)}, or one from {@code jdbi.open()} on which the caller
  * called {@code begin()} or {@code useTransaction(…)}, or any handle of a pool whose connections come
  * with auto-commit off (JDBI treats those as enrolled in a transaction their owner manages). It listens to
- * every handle the {@code Jdbi} creates and remembers, per thread, those still open; JDBI has no other
- * way to name the handle a thread works in.
+ * every handle the {@code Jdbi} creates and remembers which thread opened each one still open; JDBI has no
+ * other way to name the handle a thread works in.
  *
- * <p>It also remembers the keys whose outcome was written in each open transaction, with what releases
- * their claim: a rollback releases them, and so does a transaction that ends without JDBI running its
- * callbacks — a COMMIT that fails (a deferred constraint; JDBI then rolls back without its rollback
- * callbacks) or a handle closed with its transaction open — when its handle is closed. Releasing is
- * fenced by the owner token and the {@code IN_PROGRESS} state, so it can never undo a committed outcome.
- * A second claim of a remembered key inside the same transaction is answered at once instead of waiting
- * on that transaction's own row lock.
+ * <p>It also sees every transaction end, through a {@link TransactionHandler} that wraps the
+ * {@code Jdbi}'s own: a COMMIT that succeeds, one that fails (a deferred constraint), a rollback. What
+ * was joined to a transaction belongs to that transaction alone: the keys whose outcome it holds, with
+ * what releases each claim, and the actions to run once it has committed. A successful commit runs the
+ * actions; any other end releases the claims and drops the actions, at once, so that a handle reused for
+ * a later transaction never carries them into it. A handle closed with its transaction open ends it the
+ * same way. Releasing is fenced by the owner token and the {@code IN_PROGRESS} state, so it can never
+ * undo a committed outcome. A second claim of a key joined to the open transaction is answered at once
+ * instead of waiting on that transaction's own row lock.
  *
- * <p>Thread-safe: each thread sees only the handles it opened itself; a handle used on another thread
- * than the one that opened it is not found there.
+ * <p>Thread-safe: each thread finds only the handles it opened itself.
  */
 final class JoinedTransactions implements HandleListener {
 
-  private final ThreadLocal<List<Handle>> opened = ThreadLocal.withInitial(ArrayList::new);
-  /** Keys whose outcome is written, uncommitted, in a handle's transaction, with what releases each claim. */
-  private final Map<Handle, Map<String, Runnable>> joined = new ConcurrentHashMap<>();
+  /** Handles still open, with the thread that opened each. */
+  private final Map<Handle, Thread> open = new ConcurrentHashMap<>();
+  /** What is joined to each handle's open transaction. */
+  private final Map<Handle, Joined> joined = new ConcurrentHashMap<>();
+  private volatile boolean stopped;
 
   private JoinedTransactions() {}
 
-  /** Starts listening to the handles {@code jdbi} creates from now on. */
+  /** Starts watching the handles {@code jdbi} creates from now on, and their transactions. */
   static JoinedTransactions on(Jdbi jdbi) {
     JoinedTransactions transactions = new JoinedTransactions();
+    jdbi.setTransactionHandler(new Watching(jdbi.getTransactionHandler(), transactions));
     jdbi.getConfig(Handles.class).addListener(transactions);
     return transactions;
   }
 
-  /** Stops listening to {@code jdbi}'s handles (the store is closed). */
+  /**
+   * Stops watching {@code jdbi} (the store is closed). The wrapping transaction handler stays in place,
+   * since another may have wrapped it in turn, but it only passes calls on from now.
+   */
   void stop(Jdbi jdbi) {
+    stopped = true;
     jdbi.getConfig(Handles.class).removeListener(this);
+    open.clear();
+    joined.clear();
   }
 
   @Override
   public void handleCreated(Handle handle) {
-    List<Handle> mine = opened.get();
-    mine.removeIf(Handle::isClosed); // handles closed on another thread are dropped here
-    mine.add(handle);
+    if (!stopped) {
+      open.put(handle, Thread.currentThread());
+    }
   }
 
   @Override
   public void handleClosed(Handle handle) {
-    opened.get().remove(handle);
-    releaseAll(joined.remove(handle)); // the transaction ended without a commit JDBI reported
+    open.remove(handle);
+    ended(handle); // the transaction, if one was open, ended without a commit the store saw
   }
 
   /**
@@ -70,13 +83,12 @@ final class JoinedTransactions implements HandleListener {
    *     no single one can be joined
    */
   Optional<Handle> current() {
-    List<Handle> mine = opened.get();
-    mine.removeIf(Handle::isClosed);
+    Thread me = Thread.currentThread();
     Handle found = null;
     int count = 0;
-    for (Handle h : mine) {
-      if (inTransaction(h)) {
-        found = h;
+    for (Map.Entry<Handle, Thread> e : open.entrySet()) {
+      if (e.getValue() == me && inTransaction(e.getKey())) {
+        found = e.getKey();
         count++;
       }
     }
@@ -93,30 +105,80 @@ final class JoinedTransactions implements HandleListener {
    * unless that transaction commits, {@code release} runs once it has ended.
    */
   void joining(Handle h, String storedKey, Runnable release) {
-    joined.computeIfAbsent(h, k -> {
-      h.afterCommit(() -> joined.remove(h));
-      h.afterRollback(() -> releaseAll(joined.remove(h)));
-      return new ConcurrentHashMap<>();
-    }).put(storedKey, release);
+    joined.computeIfAbsent(h, k -> new Joined()).releases.put(storedKey, release);
+  }
+
+  /** Runs {@code action} once {@code h}'s open transaction has committed; never if it ends otherwise. */
+  void afterCommit(Handle h, Runnable action) {
+    joined.computeIfAbsent(h, k -> new Joined()).afterCommit.add(action);
   }
 
   /** Whether {@code storedKey}'s outcome is written, uncommitted, in {@code h}'s open transaction. */
   boolean isJoined(Handle h, String storedKey) {
-    Map<String, Runnable> keys = joined.get(h);
-    return keys != null && keys.containsKey(storedKey);
+    Joined j = joined.get(h);
+    return j != null && j.releases.containsKey(storedKey);
   }
 
-  private static void releaseAll(Map<String, Runnable> releases) {
-    if (releases != null) {
-      releases.values().forEach(Runnable::run);
+  private void committed(Handle h) {
+    Joined j = joined.remove(h);
+    if (j != null) {
+      j.afterCommit.forEach(Runnable::run);
+    }
+  }
+
+  private void ended(Handle h) {
+    Joined j = joined.remove(h);
+    if (j != null) {
+      j.releases.values().forEach(Runnable::run);
     }
   }
 
   private static boolean inTransaction(Handle h) {
     try {
-      return h.isInTransaction();
+      return !h.isClosed() && h.isInTransaction();
     } catch (RuntimeException e) {
       return false; // a broken connection holds no transaction the store could join
+    }
+  }
+
+  /** What one open transaction holds for the store. Used by the handle's own thread. */
+  private static final class Joined {
+    final Map<String, Runnable> releases = new ConcurrentHashMap<>();
+    final List<Runnable> afterCommit = new ArrayList<>();
+  }
+
+  /** Passes every call on, and tells the store how each transaction of a watched handle ended. */
+  private static final class Watching extends DelegatingTransactionHandler {
+    private final JoinedTransactions transactions;
+
+    Watching(TransactionHandler delegate, JoinedTransactions transactions) {
+      super(delegate);
+      this.transactions = transactions;
+    }
+
+    @Override
+    public TransactionHandler specialize(Handle handle) throws SQLException {
+      return new Watching(getDelegate().specialize(handle), transactions);
+    }
+
+    @Override
+    public void commit(Handle handle) {
+      try {
+        super.commit(handle);
+      } catch (RuntimeException | Error e) {
+        transactions.ended(handle); // a failed COMMIT has rolled back (or left the outcome unknown)
+        throw e;
+      }
+      transactions.committed(handle);
+    }
+
+    @Override
+    public void rollback(Handle handle) {
+      try {
+        super.rollback(handle);
+      } finally {
+        transactions.ended(handle);
+      }
     }
   }
 }

@@ -106,7 +106,8 @@ final class PostgresDialect extends Dialect {
     String[] sn = schemaAndName();
     String name = sn[0] == null ? sn[1] : sn[0] + "." + sn[1];
     try (PreparedStatement ps = c.prepareStatement("SELECT format_type(a.atttypid, a.atttypmod),"
-        + " coalesce(co.collisdeterministic, true), co.collname,"
+        // read through to_jsonb: the column exists from PostgreSQL 12, and every collation before was deterministic
+        + " coalesce((to_jsonb(co) ->> 'collisdeterministic')::boolean, true), co.collname,"
         + " EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary"
         + " AND i.indnatts = 1 AND i.indkey[0] = a.attnum)"
         + " FROM pg_attribute a LEFT JOIN pg_collation co ON co.oid = a.attcollation"

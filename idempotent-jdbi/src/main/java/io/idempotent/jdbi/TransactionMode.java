@@ -18,8 +18,12 @@ public enum TransactionMode {
    * If the outcome cannot be recorded in that transaction (the claim was lost after its lease ran out,
    * or the statement failed), the call throws {@link io.idempotent.IdempotencyStoreException} so that
    * the transaction rolls back rather than commit the method's writes twice or without their record.
-   * Without an open transaction on the thread this behaves as {@link #INDEPENDENT}; with transactions open
-   * on several handles of the thread the call is refused before the method runs.
+   * A method call made with no transaction open on the thread (on that {@code Jdbi}) is refused before
+   * the method runs, unless the store was built with
+   * {@link JdbiIdempotencyStore.Builder#requireTransaction requireTransaction(false)}, which records such
+   * calls as {@link #INDEPENDENT} does; with transactions open on several handles of the thread the call
+   * is refused too. A {@code CompletionStage} result that completes after the call returned is recorded as
+   * {@link #INDEPENDENT} does.
    */
   JOINED
 }

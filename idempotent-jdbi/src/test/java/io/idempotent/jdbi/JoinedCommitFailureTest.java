@@ -7,7 +7,9 @@ import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -67,6 +69,39 @@ class JoinedCommitFailureTest {
       assertThatThrownBy(h::commit).isInstanceOf(TransactionException.class);
     }
     assertThat(store.find(storedKey)).as("the failed commit released the claim").isEmpty();
+  }
+
+  @Test
+  void joined_commitFailing_thenTheHandleReused_releasesAtTheFailure_andRunsNoActionOfItInTheNextCommit() {
+    TestDatabase db = TestDatabase.POSTGRES;
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
+        + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
+        + " DEFERRABLE INITIALLY DEFERRED)"));
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String failed = "order-" + UUID.randomUUID();
+    String next = "order-" + UUID.randomUUID();
+    String failedKey = StoredKeys.compose(NAME, null, failed, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    AtomicInteger runs = new AtomicInteger();
+    List<String> afterCommit = new CopyOnWriteArrayList<>();
+
+    try (Handle h = jdbi.open()) {
+      h.begin();
+      create(idempotency, h, failed, runs, 2);
+      store.afterCommit(() -> afterCommit.add(failed)); // as a cache in front of the table would
+      assertThatThrownBy(h::commit).isInstanceOf(TransactionException.class);
+      assertThat(store.find(failedKey)).as("released at the failed commit, not at some later one").isEmpty();
+
+      h.begin(); // the same handle, a new transaction
+      create(idempotency, h, next, runs, 1);
+      store.afterCommit(() -> afterCommit.add(next));
+      h.commit();
+    }
+    assertThat(afterCommit).as("only the committed transaction's actions ran").containsExactly(next);
+    assertThat(store.find(failedKey)).isEmpty();
+    assertThat(runs).hasValue(2);
   }
 
   private static void create(Idempotency idempotency, Handle h, String order, AtomicInteger runs, int rows) {

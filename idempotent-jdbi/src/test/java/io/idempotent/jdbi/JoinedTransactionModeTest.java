@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.OnInProgress;
+import io.idempotent.OneTimeTokens;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.RecordState;
 import java.util.List;
@@ -301,13 +303,108 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_withoutATransactionOnTheThread_actsIndependently(TestDatabase db) {
+  void joined_withoutATransactionOnTheThread_isRefusedBeforeTheMethodRuns(TestDatabase db) {
     prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String key = "plain-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+    assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).run(() -> "v" + runs.incrementAndGet()))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("JOINED mode").hasMessageContaining("no transaction open on the store's Jdbi")
+        .hasMessageContaining("requireTransaction(false)");
+    assertThat(runs).hasValue(0);
+    assertThat(store.find(storedKey(key))).isEmpty();
+    assertThat(Idempotency.lastOutcome()).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_transactionOnASecondJdbiOfTheSameDatabase_isRefused_andItsRollbackLeavesNothing(TestDatabase db) {
+    prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    Jdbi another = Jdbi.create(db.pool()); // the application's own Jdbi, not the store's
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(() -> another.useTransaction(h -> {
+      createOrder(idempotency, h, order, runs);
+      throw new IllegalStateException("rollback");
+    })).isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("another Jdbi instance");
+    assertThat(runs).hasValue(0);
+    assertThat(store.find(storedKey(order))).as("nothing committed behind the caller's back").isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_withoutATransaction_whenAllowed_recordsOnItsOwn(TestDatabase db) {
+    prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED)
+        .requireTransaction(false).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String key = "plain-" + UUID.randomUUID();
     assertThat(idempotency.call(NAME, String.class).key(key).run(() -> "v")).isEqualTo("v");
     assertThat(store.find(storedKey(key)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_oneTimeTokens_areIssuedOutsideATransaction_andUsedOnceInOne(TestDatabase db) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    OneTimeTokens tokens = Idempotency.create(IdempotencyConfig.builder().store(store).build()).tokens("form");
+    String token = tokens.issue(java.time.Duration.ofMinutes(5)); // not a method call: no transaction needed
+
+    jdbi.useTransaction(h -> tokens.consume(token));
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> tokens.consume(token)))
+        .isInstanceOf(io.idempotent.IdempotencyTokenException.class);
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_stageCompletedLaterOnAThreadInItsOwnTransaction_isRecordedOnItsOwn(TestDatabase db) throws Exception {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+    java.util.concurrent.CompletableFuture<String> pending = new java.util.concurrent.CompletableFuture<>();
+    @SuppressWarnings("unchecked")
+    Class<java.util.concurrent.CompletionStage<String>> stageType =
+        (Class<java.util.concurrent.CompletionStage<String>>) (Class<?>) java.util.concurrent.CompletionStage.class;
+
+    java.util.concurrent.CompletionStage<String> returned = jdbi.inTransaction(h ->
+        idempotency.call(NAME, stageType).key(order).run(() -> {
+          runs.incrementAndGet();
+          h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+          return pending;
+        }));
+    // another thread, inside an unrelated transaction of its own that rolls back, completes the stage
+    Thread other = new Thread(() -> {
+      try {
+        jdbi.useTransaction(h -> {
+          pending.complete("created");
+          throw new IllegalStateException("unrelated rollback");
+        });
+      } catch (IllegalStateException expected) {
+        // the unrelated transaction rolled back
+      }
+    });
+    other.start();
+    other.join(10_000);
+
+    assertThat(returned.toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("created");
+    assertThat(orderExists(jdbi, order)).isTrue();
+    assertThat(store.find(storedKey(order)).orElseThrow().state())
+        .as("recorded on its own, not in the other thread's rolled-back transaction")
+        .isEqualTo(RecordState.COMPLETED);
+    var retry = jdbi.inTransaction(h -> idempotency.call(NAME, stageType).key(order).run(() -> {
+      runs.incrementAndGet();
+      return pending;
+    }));
+    assertThat(retry.toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("created");
+    assertThat(runs).hasValue(1);
   }
 
   @ParameterizedTest
