@@ -65,7 +65,8 @@ class RedisHostileInputTest extends HostileInputContract {
 
   @Test
   void durations_mustBePositive_andTheShortestIsRoundedUp() {
-    assertThatThrownBy(() -> redis.claim("d", "fp", owner(), Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> redis.claim("d", "fp", owner(), Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> redis.claim("d", "fp", owner(), Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(redis.claim("d", "fp", owner(), Duration.ofNanos(1)).claimed()).as("rounded up to 1 ms").isTrue();

@@ -119,7 +119,8 @@ public abstract class MultiInstanceContract {
   }
 
   private static Idempotency engine(IdempotencyStore store) {
-    return Idempotency.create(IdempotencyConfig.builder().store(store).defaultWaitTimeout(Duration.ofMinutes(1)).build());
+    return Idempotency.create(
+        IdempotencyConfig.builder().store(store).defaultWaitTimeout(Duration.ofMinutes(1)).build());
   }
 
   @Test

@@ -50,8 +50,8 @@ public final class TestServers {
       "jdbc:mariadb://127.0.0.1:3306/idempotent_test", "root");
 
   /** The Redis server. */
-  public static final RedisServer REDIS = new RedisServer(
-      System.getProperty("idempotent.test.redis.host", "127.0.0.1"), Integer.getInteger("idempotent.test.redis.port", 6379));
+  public static final RedisServer REDIS = new RedisServer(System.getProperty("idempotent.test.redis.host", "127.0.0.1"),
+      Integer.getInteger("idempotent.test.redis.port", 6379));
 
   private static final Map<String, String> PROBLEMS = new ConcurrentHashMap<>();
 
