@@ -1,26 +1,19 @@
 package io.idempotent.examples;
 
-import io.idempotent.testkit.TestDatabaseAccounts;
 import io.idempotent.testkit.TestServers;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * Databases the tests play the scenarios on: a fresh in-memory H2 database, or a fresh schema on the
- * PostgreSQL server the project's tests use (address overridable with {@code
- * idempotent.test.postgres.url/user/password}). An unreachable server skips the test, or fails it when
- * {@code idempotent.requireServers=true}.
+ * Databases the tests play the scenarios on: a fresh in-memory H2 database, or a fresh schema on the kit's
+ * PostgreSQL server ({@link TestServers#POSTGRES}, which reaches it or skips the test).
  */
 public final class TestDatabases {
 
-  static final String POSTGRES_URL = System.getProperty("idempotent.test.postgres.url",
-      "jdbc:postgresql://127.0.0.1:5432/idempotent_test");
-  static final String POSTGRES_USER = System.getProperty("idempotent.test.postgres.user", "idempotent");
-  static final String POSTGRES_PASSWORD = System.getProperty("idempotent.test.postgres.password", "idempotent");
+  private static final TestServers.DatabaseServer POSTGRES = TestServers.POSTGRES;
 
   private TestDatabases() {}
 
@@ -31,7 +24,7 @@ public final class TestDatabases {
 
   /** A new, empty schema on the PostgreSQL server; drop it with {@link #dropPostgresSchema}. */
   public static String createPostgresSchema() {
-    requirePostgres();
+    POSTGRES.requireReachable();
     String schema = "shop_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     executeOnPostgres("CREATE SCHEMA " + schema);
     return schema;
@@ -39,8 +32,8 @@ public final class TestDatabases {
 
   /** Settings for the store and the shop's tables in {@code schema}. */
   public static Map<String, String> postgres(String schema) {
-    String url = POSTGRES_URL + (POSTGRES_URL.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-    return Map.of("url", url, "user", POSTGRES_USER, "password", POSTGRES_PASSWORD);
+    String url = POSTGRES.url + (POSTGRES.url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    return Map.of("url", url, "user", POSTGRES.user, "password", POSTGRES.password);
   }
 
   public static void dropPostgresSchema(String schema) {
@@ -48,22 +41,10 @@ public final class TestDatabases {
   }
 
   private static void executeOnPostgres(String sql) {
-    try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
-        Statement s = c.createStatement()) {
+    try (Connection c = POSTGRES.connect(); Statement s = c.createStatement()) {
       s.execute(sql);
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
-  }
-
-  /**
-   * Skips the calling test when PostgreSQL is unreachable, or fails it when servers are required. The test
-   * user and database are created through the administrator account first where they are missing.
-   */
-  public static void requirePostgres() {
-    TestServers.requireReachable("PostgreSQL " + POSTGRES_URL, () -> TestDatabaseAccounts.provision("PostgreSQL",
-        POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD,
-        System.getProperty("idempotent.test.postgres.adminUser", "postgres"),
-        System.getProperty("idempotent.test.postgres.adminPassword", "")));
   }
 }

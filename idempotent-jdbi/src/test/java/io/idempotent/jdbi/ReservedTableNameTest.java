@@ -8,10 +8,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A table name that is a reserved word would make every statement fail with a syntax error, late and
- * obscurely: it is refused when the store is configured, with a message that names the word.
+ * obscurely: it is refused when the store is configured, with a message that names the word. So is a name
+ * with SQL in it.
  */
 class ReservedTableNameTest {
 
@@ -38,5 +40,14 @@ class ReservedTableNameTest {
       assertThat(store.find("k")).isEmpty();
       db.jdbi().useHandle(h -> h.execute("DROP TABLE " + name));
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"t; DROP TABLE x", "idempotency_record--", "a.b.c", "1table", "", "\"quoted\"",
+      "tab le", "tábla", "x'y", "a.", ".a", "x)", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
+  void tableNames_withSqlInThem_areRejected(String name) {
+    assertThatThrownBy(() -> JdbiIdempotencyStore.builder(TestDatabase.H2.jdbi()).table(name))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Invalid table name");
   }
 }

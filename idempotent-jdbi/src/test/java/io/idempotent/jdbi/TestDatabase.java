@@ -2,7 +2,6 @@ package io.idempotent.jdbi;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.testkit.TestDatabaseAccounts;
 import io.idempotent.testkit.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,19 +11,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * A database the tests run on: the embedded H2 (always there), or a PostgreSQL or MariaDB server whose
- * address system properties may override. A server that cannot be reached skips its tests, or fails them
- * when {@code idempotent.requireServers=true} (as CI runs them). Each database has one shared pool; tests
- * that need separate "instances" make pools of their own.
+ * A database the tests run on: the embedded H2 (always there), or the kit's PostgreSQL or MariaDB server
+ * ({@link TestServers}, which reaches it or skips the test). Each database has one shared pool and one
+ * {@code Jdbi}; tests that need separate "instances" make pools of their own.
  */
 public final class TestDatabase {
 
   public static final TestDatabase H2 = new TestDatabase("H2",
       "jdbc:h2:file:./target/h2/idempotent-test;LOCK_TIMEOUT=10000", "sa", "", null);
-  public static final TestDatabase POSTGRES = server("PostgreSQL", "postgres",
-      "jdbc:postgresql://127.0.0.1:5432/idempotent_test");
-  public static final TestDatabase MARIADB = server("MariaDB", "mariadb",
-      "jdbc:mariadb://127.0.0.1:3306/idempotent_test");
+  public static final TestDatabase POSTGRES = new TestDatabase(TestServers.POSTGRES);
+  public static final TestDatabase MARIADB = new TestDatabase(TestServers.MARIADB);
 
   /** All databases, for parameterized tests: H2 always runs, a server only where reachable. */
   public static java.util.stream.Stream<TestDatabase> all() {
@@ -54,55 +50,26 @@ public final class TestDatabase {
   public final String url;
   public final String user;
   public final String password;
-  private final String propertyPrefix;
+  /** The server behind it; null for the embedded database. */
+  private final TestServers.DatabaseServer server;
 
-  private TestDatabase(String name, String url, String user, String password, String propertyPrefix) {
+  private TestDatabase(String name, String url, String user, String password, TestServers.DatabaseServer server) {
     this.name = name;
     this.url = url;
     this.user = user;
     this.password = password;
-    this.propertyPrefix = propertyPrefix;
+    this.server = server;
   }
 
-  private static TestDatabase server(String name, String id, String defaultUrl) {
-    String p = "idempotent.test." + id + ".";
-    return new TestDatabase(name, System.getProperty(p + "url", defaultUrl),
-        System.getProperty(p + "user", "idempotent"), System.getProperty(p + "password", "idempotent"), p);
+  private TestDatabase(TestServers.DatabaseServer server) {
+    this(server.name, server.url, server.user, server.password, server);
   }
 
-  /**
-   * Skips the calling test when the server is unreachable, or fails it when servers are required. The test
-   * user and database are created through the administrator account first where they are missing.
-   */
+  /** Skips the calling test when the server is unreachable, or fails it when servers are required. */
   public void requireReachable() {
-    if (propertyPrefix != null) {
-      TestServers.requireReachable(name + " " + url, this::problem);
+    if (server != null) {
+      server.requireReachable();
     }
-  }
-
-  /** As {@link #requireReachable()}, failing rather than skipping when {@code required}; says nothing. */
-  void requireReachable(boolean required) {
-    if (propertyPrefix != null) {
-      TestServers.requireReachable(name + " " + url, this::problem, required);
-    }
-  }
-
-  /** Why the server cannot be used, or "" when it can, after creating the test user and database if missing. */
-  String problem() {
-    return TestDatabaseAccounts.provision(name, url, user, password, adminUser(), adminPassword());
-  }
-
-  String adminUser() {
-    return System.getProperty(propertyPrefix + "adminUser", this == POSTGRES ? "postgres" : "root");
-  }
-
-  String adminPassword() {
-    return System.getProperty(propertyPrefix + "adminPassword", "");
-  }
-
-  /** The same server at another address, for tests of the reach-or-skip logic. */
-  TestDatabase at(String otherUrl) {
-    return new TestDatabase(name, otherUrl, user, password, propertyPrefix);
   }
 
   /** The database's shared pool (20 connections), opened on first use. */
@@ -139,21 +106,9 @@ public final class TestDatabase {
     return DriverManager.getConnection(url, user, password);
   }
 
-  /**
-   * A connection as the server's administrator ({@code postgres} / {@code root} with an empty password,
-   * as the servers come installed; {@code <prefix>adminUser/adminPassword} override),
-   * for tests that create users of their own. Skips the test, or fails it when servers are required, if
-   * the administrator cannot connect. The caller closes it.
-   */
+  /** A connection as the server's administrator (see {@link TestServers.DatabaseServer#connectAsAdmin()}). */
   public Connection connectAsAdmin() {
-    try {
-      return DriverManager.getConnection(url, adminUser(), adminPassword());
-    } catch (SQLException e) {
-      TestServers.skipOrFail(name + "'s administrator " + adminUser() + " cannot connect at " + url + " ("
-          + e.getMessage() + "); set " + propertyPrefix + "adminUser/adminPassword.",
-          Boolean.getBoolean(TestServers.REQUIRE_SERVERS));
-      throw new AssertionError(e);
-    }
+    return server.connectAsAdmin();
   }
 
   /** A connection of its own as {@code user}. The caller closes it. */

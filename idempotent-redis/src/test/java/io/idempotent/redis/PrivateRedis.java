@@ -1,7 +1,6 @@
 package io.idempotent.redis;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.idempotent.testkit.TestServers;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -10,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -61,10 +59,7 @@ final class PrivateRedis implements AutoCloseable {
     }
     String message = "redis-server is not on the PATH (or named by idempotent.test.redis.server);"
         + " tests that need a Redis of their own cannot run. Install it, as .ci/start-servers.sh does.";
-    if (Boolean.getBoolean("idempotent.requireServers")) {
-      fail(message + " Servers are required (idempotent.requireServers=true).");
-    }
-    Assumptions.abort("Skipped: " + message);
+    TestServers.skipOrFail(message);
     throw new AssertionError("unreachable");
   }
 

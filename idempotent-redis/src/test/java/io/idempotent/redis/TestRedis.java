@@ -11,47 +11,25 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * The Redis server the tests run on: {@code 127.0.0.1:6379} unless the system properties
- * {@code idempotent.test.redis.host/port} say otherwise, database {@value #DATABASE}, and a key prefix of
- * its own per test class, so tests never touch other data. An unreachable server skips the tests, or
- * fails them when {@code idempotent.requireServers=true} (as CI runs them).
+ * The kit's Redis server ({@link TestServers#REDIS}, which reaches it or skips the test) as the tests use it:
+ * database {@value #DATABASE}, and a key prefix of its own per test class, so tests never touch other data.
  */
 final class TestRedis {
 
   /** The database index the tests use; nothing else is expected there. */
-  static final int DATABASE = 15;
+  static final int DATABASE = TestServers.RedisServer.DATABASE;
 
-  static final String HOST = System.getProperty("idempotent.test.redis.host", "127.0.0.1");
-  static final int PORT = Integer.getInteger("idempotent.test.redis.port", 6379);
+  static final String HOST = TestServers.REDIS.host;
+  static final int PORT = TestServers.REDIS.port;
 
   private TestRedis() {}
-
-  static String address() {
-    return HOST + ":" + PORT;
-  }
 
   /**
    * Skips the calling test when Redis is unreachable, or fails it when servers are required. Call it
    * before each test (not in {@code @BeforeAll}), so that every skipped test is reported with the reason.
    */
   static void requireReachable() {
-    TestServers.requireReachable("Redis " + address(), TestRedis::problem);
-  }
-
-  /** Why Redis cannot be used, or "" when it answers. */
-  static String problem() {
-    return problem(HOST, PORT);
-  }
-
-  static String problem(String host, int port) {
-    try (JedisPooled probe = new JedisPooled(new HostAndPort(host, port),
-        DefaultJedisClientConfig.builder().database(DATABASE).timeoutMillis(5_000).build())) {
-      probe.ping();
-      return "";
-    } catch (RuntimeException e) {
-      return "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ")."
-          + " Start it, or point idempotent.test.redis.host/port elsewhere.";
-    }
+    TestServers.REDIS.requireReachable();
   }
 
   /** A new client on the test database; the caller closes it. */

@@ -2,19 +2,17 @@ package io.idempotent.reliability;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.testkit.TestDatabaseAccounts;
 import io.idempotent.testkit.TestServers;
 import java.util.stream.Stream;
 
 /**
- * A database the suite runs on: embedded H2, or the PostgreSQL / MariaDB server on 127.0.0.1 (addresses
- * overridable by {@code idempotent.test.postgres.url} etc.). An unreachable server skips its tests with
- * the reason, or fails them when {@code idempotent.requireServers=true}, as CI runs them.
+ * A database the suite runs on: embedded H2, or the kit's PostgreSQL / MariaDB server ({@link TestServers},
+ * which reaches it or skips the test), with pools as an application instance has them.
  */
 enum Database {
   H2("H2", "jdbc:h2:file:./target/h2/reliability;LOCK_TIMEOUT=10000", "sa", "", null),
-  POSTGRES("PostgreSQL", "jdbc:postgresql://127.0.0.1:5432/idempotent_test", "idempotent", "idempotent", "postgres"),
-  MARIADB("MariaDB", "jdbc:mariadb://127.0.0.1:3306/idempotent_test", "idempotent", "idempotent", "mariadb");
+  POSTGRES(TestServers.POSTGRES),
+  MARIADB(TestServers.MARIADB);
 
   /** The record table every test of this suite uses (apart from other modules' tables). */
   static final String TABLE = "rel_idempotency";
@@ -23,15 +21,19 @@ enum Database {
   final String url;
   final String user;
   final String password;
-  private final String propertyId;
+  /** The server behind it; null for the embedded database. */
+  private final TestServers.DatabaseServer server;
 
-  Database(String label, String url, String user, String password, String propertyId) {
+  Database(String label, String url, String user, String password, TestServers.DatabaseServer server) {
     this.label = label;
-    String p = "idempotent.test." + propertyId + ".";
-    this.url = propertyId == null ? url : System.getProperty(p + "url", url);
-    this.user = propertyId == null ? user : System.getProperty(p + "user", user);
-    this.password = propertyId == null ? password : System.getProperty(p + "password", password);
-    this.propertyId = propertyId;
+    this.url = url;
+    this.user = user;
+    this.password = password;
+    this.server = server;
+  }
+
+  Database(TestServers.DatabaseServer server) {
+    this(server.name, server.url, server.user, server.password, server);
   }
 
   static Stream<Database> all() {
@@ -42,21 +44,11 @@ enum Database {
     return Stream.of(POSTGRES, MARIADB);
   }
 
-  /**
-   * Skips the calling test when the server is unreachable, or fails it when servers are required. The test
-   * user and database are created through the administrator account first where they are missing.
-   */
+  /** Skips the calling test when the server is unreachable, or fails it when servers are required. */
   void requireReachable() {
-    if (propertyId != null) {
-      TestServers.requireReachable(label + " " + url, () -> TestDatabaseAccounts.provision(label, url, user, password,
-          System.getProperty("idempotent.test." + propertyId + ".adminUser", this == POSTGRES ? "postgres" : "root"),
-          System.getProperty("idempotent.test." + propertyId + ".adminPassword", "")));
+    if (server != null) {
+      server.requireReachable();
     }
-  }
-
-  /** Skips the calling test for {@code problem}, or fails it when servers are required (as in CI). */
-  static void skipOrFail(String problem) {
-    TestServers.skipOrFail(problem, Boolean.getBoolean(TestServers.REQUIRE_SERVERS));
   }
 
   /** A pool of its own, as one application instance has; the caller closes it. */

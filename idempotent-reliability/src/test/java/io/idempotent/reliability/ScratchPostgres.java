@@ -2,6 +2,7 @@ package io.idempotent.reliability;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.testkit.TestServers;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -45,7 +46,7 @@ final class ScratchPostgres implements AutoCloseable {
   static ScratchPostgres start() throws Exception {
     Path bin = findBin();
     if (bin == null) {
-      Database.skipOrFail("No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
+      TestServers.skipOrFail("No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
           + " set -Didempotent.test.pgBin=<folder>.");
     }
     boolean root = "root".equals(System.getProperty("user.name"));

@@ -7,6 +7,7 @@ import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.testkit.TestServers;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -75,17 +76,9 @@ enum StoreKind {
   }
 
   private static RedisIdempotencyStore redisStore() {
-    String host = System.getProperty("idempotent.test.redis.host", "127.0.0.1");
-    int port = Integer.getInteger("idempotent.test.redis.port", 6379);
-    io.idempotent.testkit.TestServers.requireReachable("Redis " + host + ":" + port, () -> {
-      try (RedisIdempotencyStore probe = RedisIdempotencyStore.builder().host(host).port(port).database(15).build()) {
-        probe.ping();
-        return "";
-      } catch (RuntimeException e) {
-        return "Redis is not reachable at " + host + ":" + port + " (" + e.getMessage() + ").";
-      }
-    });
-    return RedisIdempotencyStore.builder().host(host).port(port).database(15)
+    TestServers.RedisServer redis = TestServers.REDIS;
+    redis.requireReachable();
+    return RedisIdempotencyStore.builder().host(redis.host).port(redis.port).database(TestServers.RedisServer.DATABASE)
         .prefix("reliability:" + java.util.UUID.randomUUID() + ":").build();
   }
 

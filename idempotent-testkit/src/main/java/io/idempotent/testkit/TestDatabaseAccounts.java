@@ -17,9 +17,10 @@ import java.util.regex.Pattern;
  * {@code root} with an empty password, as the servers come installed), and what was created is said once on
  * the console. Test JVMs running at the same time take a server-side lock around the creation, and every
  * step checks what exists first, so a second JVM finds the work done. Existing users keep their passwords.
- * Needs the server's JDBC driver on the class path. Thread-safe.
+ * Needs the server's JDBC driver on the class path. Used through {@link TestServers.DatabaseServer}.
+ * Thread-safe.
  */
-public final class TestDatabaseAccounts {
+final class TestDatabaseAccounts {
 
   private static final Pattern URL = Pattern.compile("^(jdbc:(postgresql|mariadb|mysql)://[^/?;]*)/([^/?;]*)(.*)$");
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -30,7 +31,7 @@ public final class TestDatabaseAccounts {
    * Why {@code user} cannot work in the database of {@code url} ("" when it can), after creating the user
    * and the database as {@code adminUser} where they were missing. {@code label} names the server in messages.
    */
-  public static String provision(String label, String url, String user, String password, String adminUser,
+  static String provision(String label, String url, String user, String password, String adminUser,
       String adminPassword) {
     SQLException first;
     try (Connection c = DriverManager.getConnection(url, user, password)) {

@@ -1,6 +1,7 @@
 package io.idempotent.layered;
 
 import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.testkit.InMemoryTestStore;
@@ -15,7 +16,7 @@ import java.util.function.LongSupplier;
  * A far store that counts its round trips, says how long records live, and can hold back its
  * after-commit actions like a store joined to a caller's transaction.
  */
-class CountingStore extends InMemoryTestStore {
+class CountingStore extends ForwardingIdempotencyStore {
 
   final AtomicInteger roundTrips = new AtomicInteger();
   private final LongSupplier time;
@@ -23,8 +24,16 @@ class CountingStore extends InMemoryTestStore {
   volatile boolean deferCommits;
   final List<Runnable> pendingCommits = new ArrayList<>();
 
+  /** The records, kept as JSON only like a persistent store; it can be told to fail. */
+  final InMemoryTestStore records;
+
   CountingStore(LongSupplier time) {
-    super(time, true);
+    this(new InMemoryTestStore(time, true), time);
+  }
+
+  private CountingStore(InMemoryTestStore records, LongSupplier time) {
+    super(records);
+    this.records = records;
     this.time = time;
   }
 

@@ -46,8 +46,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link IdempotencyStore} passes. A store's test is a small subclass that says how
- * to create the store and how to let time pass:
+ * The contract every {@link IdempotencyStore} passes: claims, completions, fencing of stale owners, expiry,
+ * purging, keys of every shape, concurrent duplicates, one-time tokens, and the engine replaying results and
+ * failures through the store. A store's test is a small subclass that says how to create the store and how
+ * to let time pass:
  *
  * <pre>{@code
  * class CaffeineStoreContractTest extends IdempotencyStoreContract {
@@ -57,7 +59,12 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  *
- * Keys are unique per test run, so stores backed by a shared table need no cleaning between tests.
+ * A store whose time cannot be faked (a database's clock, a server's) sleeps in {@link #advancePast}; the
+ * tests keep their leases as short as {@link #SHORT} for it. {@link #closeStore}, {@link #expiresByItself},
+ * {@link #fuzzKeys} and {@link #fuzzThreads} may be overridden. A store shared by several application
+ * instances also passes {@link MultiInstanceContract}, and every store {@link HostileInputContract}.
+ *
+ * <p>Keys are unique per test run, so stores backed by a shared table need no cleaning between tests.
  */
 public abstract class IdempotencyStoreContract {
 

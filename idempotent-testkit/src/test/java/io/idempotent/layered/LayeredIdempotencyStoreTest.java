@@ -110,7 +110,7 @@ class LayeredIdempotencyStoreTest {
   @Test
   void farStoreDown_failsClosed_butAWarmKeyStillReplays() {
     call("warm");
-    far.failing(true);
+    far.records.failing(true);
     assertThatThrownBy(() -> call("cold")).isInstanceOf(IdempotencyStoreException.class);
     assertThat(call("warm").value()).isEqualTo("result-warm-1");
     assertThat(runs).hasValue(1);

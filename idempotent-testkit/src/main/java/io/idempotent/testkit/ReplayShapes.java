@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** Ordinary application classes a replay must give back as they were, from any store. */
+/**
+ * Ordinary application classes a replay must give back as they were, from any store: a value class without
+ * getters, and exceptions that keep fields of their own. {@link IdempotencyStoreContract} records and replays
+ * them; a store's own tests may use them too.
+ */
 public final class ReplayShapes {
 
   private ReplayShapes() {}

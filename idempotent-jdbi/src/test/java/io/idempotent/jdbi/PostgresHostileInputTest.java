@@ -1,0 +1,9 @@
+package io.idempotent.jdbi;
+
+class PostgresHostileInputTest extends JdbiHostileInputTestBase {
+
+  @Override
+  protected TestDatabase database() {
+    return TestDatabase.POSTGRES;
+  }
+}

@@ -1,0 +1,11 @@
+package io.idempotent.testkit;
+
+/**
+ * A package-private exception class with a package-private constructor: {@link IdempotencyStoreContract}
+ * checks that a replay recreates it all the same.
+ */
+class Concealed extends RuntimeException {
+  Concealed(String message) {
+    super(message);
+  }
+}

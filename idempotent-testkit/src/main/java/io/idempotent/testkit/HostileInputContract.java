@@ -1,0 +1,223 @@
+package io.idempotent.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idempotent.CallResult;
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyResultException;
+import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.StoredOutcome;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keys, results and durations that could break a store: keys that only exact characters tell apart
+ * (collations, escaping, NUL, lone surrogates, glob and SQL characters), keys far beyond the store's limit,
+ * results that cannot be written, generic results, and durations as long as a {@link Duration} goes. A
+ * store's test is a small subclass that says how to create the store; it may add tests of its own hostile
+ * inputs (table names, foreign records under its prefix):
+ *
+ * <pre>{@code
+ * class MyStoreHostileInputTest extends HostileInputContract {
+ *   protected IdempotencyStore createStore() { return new MyStore(...); }
+ * }
+ * }</pre>
+ *
+ * Keys are unique per test run, so stores backed by a shared table need no cleaning between tests.
+ */
+public abstract class HostileInputContract {
+
+  /** Long enough never to run out during a test. */
+  protected static final Duration LONG = Duration.ofMinutes(10);
+
+  /** The store under test, created before each test. */
+  protected IdempotencyStore store;
+  /** An engine on {@link #store}. */
+  protected Idempotency idempotency;
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  /** A fresh store (it may share its backing table with earlier tests). */
+  protected abstract IdempotencyStore createStore() throws Exception;
+
+  /** Closes what {@link #createStore()} opened; by default {@link IdempotencyStore#close()}. */
+  protected void closeStore(IdempotencyStore store) throws Exception {
+    store.close();
+  }
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = createStore();
+    idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+  }
+
+  @AfterEach
+  void shutStore() throws Exception {
+    if (store != null) {
+      closeStore(store);
+    }
+  }
+
+  /** A key (or namespace) no other test run uses. */
+  protected String key(String name) {
+    return "hostile:" + run + ":" + name;
+  }
+
+  /** A new owner token. */
+  protected static String owner() {
+    return UUID.randomUUID().toString();
+  }
+
+  record Line(String sku, int quantity) {}
+
+  record Receipt(String id, List<Line> lines, Map<String, Instant> times, Optional<LocalDate> due) {}
+
+  /** A result that cannot be written as JSON: its getter throws. */
+  public static final class Unserializable {
+    public String getValue() {
+      throw new IllegalStateException("cannot be read");
+    }
+  }
+
+  /** The declared generic return types a replay must honour. */
+  @SuppressWarnings("unused")
+  private static List<Receipt> receipts() {
+    return null;
+  }
+
+  @SuppressWarnings("unused")
+  private static Optional<Map<String, List<Integer>>> nested() {
+    return null;
+  }
+
+  private static Type returnType(String method) throws NoSuchMethodException {
+    return HostileInputContract.class.getDeclaredMethod(method).getGenericReturnType();
+  }
+
+  @Test
+  void keys_thatOnlyExactCharactersTellApart_areKeptApart() {
+    List<String> keys = List.of("a", "a ", "A", "a  ", " a", "a\u0000", "\u0000", "a\u0000b", "a\\0", "a\u0001b",
+        "a\tb", "a\nb", "a\rb", "a\u007fb", "a\uD800", "a\\uD800", "a\uDC00", "a\uD800\uDC00", "a\uD83D\uDD11",
+        "a?", "a\uFFFD", "o'neil", "o\"neil", "a\\", "a\\\\", "\\#abc", "*", "?", "[a]", "{tag}",
+        "x'; DROP TABLE idempotency_record; --", "x; FLUSHALL", "é", "e\u0301", "ß", "ss", "İ", "i", "ключ-🔑", "");
+    String o = owner();
+    for (int i = 0; i < keys.size(); i++) {
+      String k = key(keys.get(i));
+      String json = "\"" + i + "\"";
+      assertThat(store.claim(k, "fp", o, LONG).claimed()).as("claim #%d", i).isTrue();
+      assertThat(store.complete(k, o, StoredOutcome.value(i, () -> json), LONG)).as("complete #%d", i).isTrue();
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      String k = key(keys.get(i));
+      ClaimResult again = store.claim(k, "fp", owner(), LONG);
+      assertThat(again.claimed()).as("again #%d", i).isFalse();
+      assertThat(again.existing().outcome().json()).as("value #%d", i).isEqualTo("\"" + i + "\"");
+      assertThat(again.existing().key()).isEqualTo(k);
+    }
+  }
+
+  /** Keys of 100 kB: the engine hashes them to fit, and so does the store for a caller that bypasses it. */
+  @Test
+  void keysOf100kB_areHashedToFit_andStayDistinct() {
+    String base = key("x".repeat(100_000));
+    String ns = key("long");
+    AtomicInteger runs = new AtomicInteger();
+    assertThat(idempotency.call(ns, String.class).key(base + "1").run(() -> "one" + runs.incrementAndGet()))
+        .isEqualTo("one1");
+    assertThat(idempotency.call(ns, String.class).key(base + "2").run(() -> "two" + runs.incrementAndGet()))
+        .isEqualTo("two2");
+    assertThat(idempotency.call(ns, String.class).key(base + "1").run(() -> "no" + runs.incrementAndGet()))
+        .isEqualTo("one1");
+    assertThat(runs).hasValue(2);
+
+    String direct = base + "direct";
+    String owner = owner();
+    assertThat(store.claim(direct, "fp", owner, LONG).claimed()).isTrue();
+    assertThat(store.claim(direct, "fp", owner(), LONG).claimed()).isFalse();
+    assertThat(store.claim(base + "direcT", "fp", owner, LONG).claimed()).isTrue();
+    assertThat(store.find(direct).orElseThrow().key()).isEqualTo(direct);
+  }
+
+  @Test
+  void unserializableResult_failsClearly_releasesTheClaim_andWritesNothing() {
+    String ns = key("bad");
+    assertThatThrownBy(() -> idempotency.call(ns, Object.class).key("k").run(Unserializable::new))
+        .isInstanceOf(IdempotencyResultException.class)
+        .hasMessageContaining("Unserializable");
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.maxKeyLength()))).isEmpty();
+    assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> "fine").replayed()).isFalse();
+  }
+
+  @Test
+  void results_roundTripAsTheirDeclaredGenericTypes() throws Exception {
+    String ns = key("receipts");
+    List<Receipt> receipts = List.of(new Receipt("r1", List.of(new Line("sku-'\"\u0000\uD83D\uDD11", 2)),
+        Map.of("paid", Instant.parse("2024-02-29T12:34:56.123456Z")), Optional.of(LocalDate.of(2025, 1, 31))),
+        new Receipt("r2", List.of(), Map.of(), Optional.empty()));
+    Object first = idempotency.call(ns, returnType("receipts")).key("k").run(() -> receipts);
+    CallResult<Object> replay = idempotency.call(ns, returnType("receipts")).key("k").execute(() -> null);
+    assertThat(replay.replayed()).isTrue();
+    assertThat(replay.value()).isEqualTo(first).isEqualTo(receipts);
+
+    Optional<Map<String, List<Integer>>> nested = Optional.of(Map.of("a", List.of(1, 2, 3)));
+    idempotency.call(ns + ":nested", returnType("nested")).key("k").run(() -> nested);
+    assertThat(idempotency.call(ns + ":nested", returnType("nested")).key("k").execute(() -> null).value())
+        .isEqualTo(nested);
+  }
+
+  /** Lone surrogates cannot be encoded as UTF-8: a careless store would keep them as '?'. */
+  @Test
+  void results_withLoneSurrogates_replayUnchanged() {
+    String ns = key("surrogates");
+    List<String> value = List.of("\uD83D", "\uDE00x", "a\uD83D\uDE00b", "\uDE00\uD83D", "\\uD83D");
+    idempotency.call(ns, List.class).key("k").run(() -> value);
+    @SuppressWarnings("rawtypes")
+    CallResult<List> replay = idempotency.call(ns, List.class).key("k").execute(() -> null);
+    assertThat(replay.replayed()).isTrue();
+    assertThat(replay.value()).isEqualTo(value);
+  }
+
+  @Test
+  void finalFailure_isStoredAsTypeAndMessage_andRethrown() {
+    String ns = key("declined");
+    AtomicInteger runs = new AtomicInteger();
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> idempotency.call(ns, String.class).key("k")
+          .finalExceptions(IllegalArgumentException.class)
+          .run(() -> {
+            runs.incrementAndGet();
+            throw new IllegalArgumentException("card declined \u0000 'quoted' ключ");
+          }))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("card declined \u0000 'quoted' ключ");
+    }
+    assertThat(runs).hasValue(1);
+  }
+
+  /** Leases and TTLs as long as a {@code Duration} goes: the store caps them rather than overflow. */
+  @Test
+  void durationsAsLongAsTheyGo_areCapped_notOverflowed() {
+    String k = key("forever");
+    String owner = owner();
+    Duration forever = ChronoUnit.FOREVER.getDuration();
+    assertThat(store.claim(k, "fp", owner, forever).claimed()).isTrue();
+    assertThat(store.claim(k, "fp", owner(), LONG).claimed()).as("the claim is live").isFalse();
+    assertThat(store.renew(k, owner, forever)).isTrue();
+    assertThat(store.complete(k, owner, StoredOutcome.nullValue(), forever)).isTrue();
+    assertThat(store.find(k)).isPresent();
+  }
+}

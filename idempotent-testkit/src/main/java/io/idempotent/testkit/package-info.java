@@ -1,0 +1,20 @@
+/**
+ * The test kit for authors of an {@link io.idempotent.spi.IdempotencyStore}: add {@code
+ * io.idempotent:idempotent-testkit} with test scope, and subclass the contracts.
+ *
+ * <ul>
+ *   <li>{@link io.idempotent.testkit.IdempotencyStoreContract}: every store; implement {@code createStore()}
+ *       and {@code advancePast(Duration)}.
+ *   <li>{@link io.idempotent.testkit.HostileInputContract}: every store; implement {@code createStore()}.
+ *   <li>{@link io.idempotent.testkit.MultiInstanceContract}: stores shared by several application
+ *       instances; implement {@code createInstance()}, which opens one more instance over the same data.
+ *   <li>{@link io.idempotent.testkit.FakeTicker}: a clock that moves only when told, for stores that take
+ *       their time from a ticker.
+ *   <li>{@link io.idempotent.testkit.TestServers}: the PostgreSQL, MariaDB and Redis servers the tests use;
+ *       reach one, or skip the test (fail it when {@code -Didempotent.requireServers=true}).
+ * </ul>
+ *
+ * A store that decorates another extends {@link io.idempotent.spi.ForwardingIdempotencyStore}, which is
+ * part of the SPI rather than of the kit.
+ */
+package io.idempotent.testkit;

@@ -1,0 +1,12 @@
+package io.idempotent.testkit;
+
+import io.idempotent.spi.IdempotencyStore;
+
+/** The hostile-input contract passes on the reference store. */
+class InMemoryTestStoreHostileInputTest extends HostileInputContract {
+
+  @Override
+  protected IdempotencyStore createStore() {
+    return new InMemoryTestStore(System::nanoTime, true);
+  }
+}
