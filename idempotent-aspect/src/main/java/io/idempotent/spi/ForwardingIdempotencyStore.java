@@ -50,6 +50,16 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
+  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
+    return delegate.completeDetached(key, owner, outcome, ttl);
+  }
+
+  @Override
+  public void checkCallingThread() {
+    delegate.checkCallingThread();
+  }
+
+  @Override
   public boolean release(String key, String owner) {
     return delegate.release(key, owner);
   }

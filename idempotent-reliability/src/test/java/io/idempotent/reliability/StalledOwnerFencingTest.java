@@ -46,11 +46,16 @@ class StalledOwnerFencingTest {
   /** B's view: calls until the key is no longer in progress; returns the result and how often B was refused. */
   private static <T> Map.Entry<T, Integer> callUntilTakenOver(AppInstance b, String key, Class<T> type,
       CheckedSupplier<T, Exception> body) throws Exception {
+    return untilTakenOver(() -> b.idempotency.call(NAME, type).key(key).run(body));
+  }
+
+  /** Repeats {@code call} while it is refused as in progress; returns its result and how often it was refused. */
+  private static <T> Map.Entry<T, Integer> untilTakenOver(java.util.concurrent.Callable<T> call) throws Exception {
     int refusals = 0;
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     while (true) {
       try {
-        return Map.entry(b.idempotency.call(NAME, type).key(key).run(body), refusals);
+        return Map.entry(call.call(), refusals);
       } catch (IdempotencyInProgressException e) {
         refusals++;
         assertThat(System.nanoTime() - deadline).as("taken over within %s", PATIENCE).isNegative();
@@ -237,11 +242,12 @@ class StalledOwnerFencingTest {
             return ran("A");
           })));
       assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-      String taken = callUntilTakenOver(b, key, String.class, () -> b.jdbi.inTransaction(h -> {
-        // B's write and B's completion commit together when this transaction ends
-        LEDGER.append(h, run, key, "B");
-        return ran("B");
-      })).getKey();
+      // B's write and B's completion commit together when B's transaction ends
+      String taken = untilTakenOver(() -> b.jdbi.inTransaction(h ->
+          b.idempotency.call(NAME, String.class).key(key).run(() -> {
+            LEDGER.append(h, run, key, "B");
+            return ran("B");
+          }))).getKey();
       assertThat(taken).isEqualTo("B");
 
       resume.countDown();
