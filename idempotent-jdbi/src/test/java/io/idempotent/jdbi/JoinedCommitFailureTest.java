@@ -25,15 +25,21 @@ class JoinedCommitFailureTest {
 
   private static final String NAME = "orders.deferred";
 
-  @Test
-  void joined_commitFailingOnADeferredConstraint_releasesTheClaim_andARetryRunsAtOnce() {
+  /** PostgreSQL's Jdbi, with a table whose unique reference is checked only at COMMIT. */
+  private static Jdbi jdbiWithDeferredOrders() {
     TestDatabase db = TestDatabase.POSTGRES;
     db.requireReachable();
     Jdbi jdbi = db.jdbi();
     jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
         + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
         + " DEFERRABLE INITIALLY DEFERRED)"));
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    return jdbi;
+  }
+
+  @Test
+  void joined_commitFailingOnADeferredConstraint_releasesTheClaim_andARetryRunsAtOnce() {
+    Jdbi jdbi = jdbiWithDeferredOrders();
+    JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String order = "order-" + UUID.randomUUID();
     String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
@@ -51,13 +57,8 @@ class JoinedCommitFailureTest {
 
   @Test
   void joined_commitFailingOnAHandleFromOpen_releasesTheClaim() {
-    TestDatabase db = TestDatabase.POSTGRES;
-    db.requireReachable();
-    Jdbi jdbi = db.jdbi();
-    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
-        + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
-        + " DEFERRABLE INITIALLY DEFERRED)"));
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Jdbi jdbi = jdbiWithDeferredOrders();
+    JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String order = "order-" + UUID.randomUUID();
     String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
@@ -73,13 +74,8 @@ class JoinedCommitFailureTest {
 
   @Test
   void joined_commitFailing_thenTheHandleReused_releasesAtTheFailure_andRunsNoActionOfItInTheNextCommit() {
-    TestDatabase db = TestDatabase.POSTGRES;
-    db.requireReachable();
-    Jdbi jdbi = db.jdbi();
-    jdbi.useHandle(h -> h.execute("CREATE TABLE IF NOT EXISTS test_deferred_orders (id text PRIMARY KEY,"
-        + " reference text NOT NULL, CONSTRAINT test_deferred_orders_reference UNIQUE (reference)"
-        + " DEFERRABLE INITIALLY DEFERRED)"));
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    Jdbi jdbi = jdbiWithDeferredOrders();
+    JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String failed = "order-" + UUID.randomUUID();
     String next = "order-" + UUID.randomUUID();
