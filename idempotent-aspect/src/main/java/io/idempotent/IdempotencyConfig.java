@@ -189,7 +189,10 @@ public final class IdempotencyConfig {
       return this;
     }
 
-    /** The clock for the engine's own timing (wait deadlines, renewal); stores keep their own time. */
+    /**
+     * The clock for the engine's {@code WAIT} deadlines. Lease renewal is scheduled on {@code System.nanoTime},
+     * and stores keep their own time (see docs/DESIGN.md, Leases, waiting and time).
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;

@@ -17,8 +17,9 @@ import java.lang.annotation.Target;
  *
  * <p>The aspect is woven at compile time, so the annotation works on private methods, self-calls and
  * any layer of an application. Expressions use a small language: {@code #param}, {@code #p0} / {@code
- * #a0}, property paths such as {@code #order.id} (getter, record component or public field), string
- * literals {@code 'refund:'} and {@code +} concatenation.
+ * #a0}, property paths such as {@code #order.id} (record component, {@code get}/{@code is} getter,
+ * accessor method, then field of any visibility), string literals {@code 'refund:'} and {@code +}
+ * concatenation.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Owner tokens fence a claim against its successors (SPEC §4), so every claim that may have written
+ * Owner tokens fence a claim against its successors (docs/DESIGN.md, Store SPI), so every claim that may have written
  * a record needs a token of its own; a replay, which writes nothing, needs none and makes none.
  */
 class OwnerTokenTest {

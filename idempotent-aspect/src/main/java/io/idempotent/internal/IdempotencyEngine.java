@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The state machine of SPEC §4, the one place where the algorithm lives: claim, run, complete or
- * release, replay, wait, skip, take over, fence. Knows nothing of AspectJ. Thread-safe.
+ * The state machine described in docs/DESIGN.md, Outcomes, and the one place where the algorithm lives:
+ * claim, run, complete or release, replay, wait, skip, take over, fence. Knows nothing of AspectJ.
+ * Thread-safe.
  */
 public final class IdempotencyEngine {
 

@@ -33,8 +33,11 @@ import org.jdbi.v3.core.Jdbi;
  * Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
  * }</pre>
  *
- * <p>Every claim is one atomic statement per dialect (never a read followed by an insert); complete,
- * release and renew change a row only while the caller's owner token still holds it. Keys longer than
+ * <p>Every claim writes through one atomic statement, and never decides to write from an earlier read: on
+ * PostgreSQL and MariaDB the claim is that one statement; MySQL follows it with a read, and H2 reads
+ * first, writes with one {@code MERGE} that leaves a live row alone, and reads again (see
+ * docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
+ * still holds it. Keys longer than
  * {@link #maxKeyLength()} are hashed by the engine; keys with characters no database can store (U+0000,
  * lone surrogates) are escaped injectively. See {@link TransactionMode} for how writes relate to the
  * caller's own transaction.

@@ -98,7 +98,8 @@ final class NamedSql {
 
   /**
    * A failed statement as the store reports it: the SQL and the driver's message, never the bound
-   * values (they hold keys and results, SPEC §8). The SQLException stays the cause, with its SQLState.
+   * values (they hold keys and results; see docs/DESIGN.md, Outcomes). The SQLException stays the
+   * cause, with its SQLState.
    */
   IdempotencyStoreException failure(SQLException e) {
     return failure(e, sql);

@@ -24,7 +24,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** One test (or more) per row of SPEC §4, through a woven annotated class. */
+/**
+ * One test (or more) per row of the outcome table in docs/DESIGN.md, Outcomes, through a woven annotated
+ * class.
+ */
 class StateMachineTest {
 
   private final PaymentService service = new PaymentService();
