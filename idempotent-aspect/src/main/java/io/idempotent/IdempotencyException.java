@@ -12,11 +12,38 @@ package io.idempotent;
 public abstract class IdempotencyException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  private final String name;
+  private final String keyReference;
+
   protected IdempotencyException(String message) {
-    super(message);
+    this(message, null, null, null);
   }
 
   protected IdempotencyException(String message, Throwable cause) {
+    this(message, cause, null, null);
+  }
+
+  /**
+   * @param name the name of the call this is about (as in {@link IdempotencyEvent#name()}), or null
+   * @param keyReference the short reference to its stored key (as in {@link IdempotencyEvent#keyReference()}),
+   *     or null
+   */
+  protected IdempotencyException(String message, Throwable cause, String name, String keyReference) {
     super(message, cause);
+    this.name = name;
+    this.keyReference = keyReference;
+  }
+
+  /** The name of the call this is about (the method's or the programmatic call's), or null if none. */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * A short, non-reversible reference to the stored key this is about, the same as the events' {@link
+   * IdempotencyEvent#keyReference()}, or null when it is about no key (a missing key, a configuration).
+   */
+  public String keyReference() {
+    return keyReference;
   }
 }

@@ -12,4 +12,9 @@ public final class IdempotencyInProgressException extends IdempotencyException {
   public IdempotencyInProgressException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
+  public IdempotencyInProgressException(String message, Throwable cause, String name, String keyReference) {
+    super(message, cause, name, keyReference);
+  }
 }

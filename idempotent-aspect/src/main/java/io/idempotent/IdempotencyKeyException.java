@@ -12,4 +12,9 @@ public final class IdempotencyKeyException extends IdempotencyException {
   public IdempotencyKeyException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
+  public IdempotencyKeyException(String message, Throwable cause, String name, String keyReference) {
+    super(message, cause, name, keyReference);
+  }
 }

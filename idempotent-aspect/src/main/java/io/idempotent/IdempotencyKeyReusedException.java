@@ -7,4 +7,9 @@ public final class IdempotencyKeyReusedException extends IdempotencyException {
   public IdempotencyKeyReusedException(String message) {
     super(message);
   }
+
+  /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
+  public IdempotencyKeyReusedException(String message, Throwable cause, String name, String keyReference) {
+    super(message, cause, name, keyReference);
+  }
 }

@@ -118,8 +118,8 @@ public final class IdempotentCall<T> {
         payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime);
     Object[] values = payload;
     try {
-      Object value = engine.execute(plan, key, scope, values, body::get);
-      return new CallResult<>((T) value, IdempotencyEngine.lastOutcome());
+      IdempotencyEngine.Result result = engine.call(plan, key, scope, values, body::get);
+      return new CallResult<>((T) result.value(), result.outcome());
     } catch (FingerprintException e) {
       if (e.isAbout(values)) {
         String label = "payload[" + e.argumentIndex() + "]";

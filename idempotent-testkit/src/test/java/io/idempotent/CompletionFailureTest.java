@@ -34,10 +34,9 @@ class CompletionFailureTest {
 
   @Test
   void completeFails_insideTheCallersTransaction_isThrownSoItRollsBack() {
-    Idempotency idempotency = over(IdempotencyStoreException.rollbackRequired("claim lost", null));
+    Idempotency idempotency = over(new IdempotencyRollbackRequiredException("claim lost", null));
     assertThatThrownBy(() -> idempotency.call("c", String.class).key("k").run(() -> "ran"))
-        .isInstanceOf(IdempotencyStoreException.class)
-        .matches(e -> ((IdempotencyStoreException) e).isRollbackRequired());
+        .isInstanceOf(IdempotencyRollbackRequiredException.class).hasMessage("claim lost");
     assertThat(events).containsExactly(IdempotencyEvent.Type.STORE_ERROR);
   }
 }

@@ -9,6 +9,7 @@ import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyListener;
 import io.idempotent.IdempotencyResultException;
+import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
@@ -56,7 +57,7 @@ public final class IdempotencyEngine {
   public IdempotencyEngine(IdempotencyConfig config) {
     this.config = config;
     this.listener = config.listener();
-    this.renewer = new LeaseRenewer(this);
+    this.renewer = new LeaseRenewer(renewalListener());
     byte[] seed = new byte[9];
     new SecureRandom().nextBytes(seed);
     this.ownerPrefix = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(seed) + '.';
@@ -83,33 +84,37 @@ public final class IdempotencyEngine {
     LAST.set(null);
   }
 
+  /** What a call returned (or replayed, or skipped with), and how it ended. */
+  public record Result(Object value, CallOutcome outcome) {}
+
   /**
-   * Runs {@code invocation} at most once per (name, scope, key).
+   * Runs {@code invocation} at most once per (name, scope, key) and returns its value: {@link #call}
+   * for callers that need only the value (the woven aspect).
+   */
+  public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+      throws Throwable {
+    return call(plan, key, scope, payload, invocation).value();
+  }
+
+  /**
+   * Runs {@code invocation} at most once per (name, scope, key): claims the key, then either runs the
+   * method or answers from the record already there. Also leaves the outcome for {@link #lastOutcome()}.
    *
    * @param key the evaluated key (null or blank: the key is missing)
    * @param scope the evaluated scope, or null when the plan has none
    * @param payload the values to fingerprint (ignored when the plan does not check payloads)
    */
-  public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+  public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     // a call refused without running leaves no outcome behind, never a stale one from an earlier call
     // (set, not remove: the thread keeps its entry instead of making a new one per call)
     LAST.set(null);
     if (!config.enabled()) {
-      LAST.set(CallOutcome.UNPROTECTED);
-      return invocation.proceed();
+      return ended(invocation.proceed(), CallOutcome.UNPROTECTED);
     }
     plan.checkResultType(config.codec()); // a result no retry could read back is refused before it runs
     if (isBlank(key) || (plan.scoped && isBlank(scope))) {
-      emit(Type.KEY_MISSING, plan, null, null);
-      if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
-        LAST.set(CallOutcome.UNPROTECTED);
-        return invocation.proceed();
-      }
-      String what = isBlank(key) ? "key" : "scope";
-      String value = (isBlank(key) ? key : scope) == null ? "null" : "a blank string";
-      throw new IdempotencyKeyException(
-          "The " + what + " of " + plan.description + " evaluated to " + value + "; the method did not run");
+      return onMissingKey(plan, key, scope, invocation);
     }
     IdempotencyStore store = config.store(plan.storeName);
     String storedKey = StoredKeys.compose(plan.name, scope, key, store.maxKeyLength());
@@ -120,11 +125,7 @@ public final class IdempotencyEngine {
     while (true) {
       ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
       if (claim.claimed()) {
-        checkCallingThread(store, storedKey, owner);
-        if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
-          emit(Type.LEASE_TAKEN_OVER, plan, storedKey, null);
-        }
-        return run(plan, store, storedKey, owner, lease, invocation);
+        return runClaimed(plan, store, storedKey, owner, lease, claim, invocation);
       }
       IdempotencyRecord record = claim.existing();
       checkFingerprint(plan, record, fingerprint, storedKey);
@@ -132,53 +133,89 @@ public final class IdempotencyEngine {
         unusedOwner.set(owner); // every claim of this call found a live record: the token was never written
         return replay(plan, record.outcome(), storedKey);
       }
-      switch (plan.onInProgress) {
-        case THROW -> {
-          emit(Type.IN_PROGRESS, plan, storedKey, null);
-          throw new IdempotencyInProgressException(
-              "A call of " + plan.description + " with the same key is in progress (key#"
-                  + Hashing.shortReference(storedKey) + "); the method did not run again");
-        }
-        case SKIP -> {
-          emit(Type.SKIPPED, plan, storedKey, null);
-          LAST.set(CallOutcome.SKIPPED);
-          return switch (plan.shape) {
-            case OPTIONAL -> Optional.empty();
-            case STAGE -> CompletableFuture.completedFuture(null);
-            default -> null;
-          };
-        }
-        case WAIT -> {
-          if (RunningKeys.heldByThisThread(store, storedKey)) {
-            emit(Type.IN_PROGRESS, plan, storedKey, null);
-            throw new IdempotencyInProgressException(
-                "A call of " + plan.description + " (key#" + Hashing.shortReference(storedKey) + ") was made again"
-                    + " with the same key from inside itself, on the same thread; waiting would wait for itself,"
-                    + " so the inner call did not run");
-          }
-          if (waitDeadline == Long.MIN_VALUE) {
-            Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
-            waitDeadline = config.clock().millis() + timeout.toMillis();
-          }
-          IdempotencyRecord done;
-          try {
-            done = awaitCompletion(plan, store, storedKey, waitDeadline, lease);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // the caller's thread keeps its interrupt status
-            emit(Type.IN_PROGRESS, plan, storedKey, null);
-            throw new IdempotencyInProgressException(
-                "Interrupted while waiting for a call of " + plan.description + " with the same key (key#"
-                    + Hashing.shortReference(storedKey) + ") to finish; the method did not run", e);
-          }
-          emit(Type.WAITED, plan, storedKey, null);
-          if (done != null) {
-            checkFingerprint(plan, done, fingerprint, storedKey);
-            return replay(plan, done.outcome(), storedKey);
-          }
-          // the first call released the key or its lease ran out: claim again
-        }
+      if (plan.onInProgress != OnInProgress.WAIT) {
+        return refuseInProgress(plan, storedKey);
       }
+      if (waitDeadline == Long.MIN_VALUE) {
+        Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
+        waitDeadline = config.clock().millis() + timeout.toMillis();
+      }
+      IdempotencyRecord done = await(plan, store, storedKey, waitDeadline, lease);
+      if (done != null) {
+        checkFingerprint(plan, done, fingerprint, storedKey);
+        return replay(plan, done.outcome(), storedKey);
+      }
+      // the first call released the key or its lease ran out: claim again
     }
+  }
+
+  private static Result ended(Object value, CallOutcome outcome) {
+    LAST.set(outcome);
+    return new Result(value, outcome);
+  }
+
+  private Result onMissingKey(CallPlan plan, String key, String scope, Invocation invocation) throws Throwable {
+    emit(Type.KEY_MISSING, plan, null, null);
+    if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
+      return ended(invocation.proceed(), CallOutcome.UNPROTECTED);
+    }
+    String what = isBlank(key) ? "key" : "scope";
+    String value = (isBlank(key) ? key : scope) == null ? "null" : "a blank string";
+    throw new IdempotencyKeyException(
+        "The " + what + " of " + plan.description + " evaluated to " + value + "; the method did not run",
+        null, plan.name, null);
+  }
+
+  private Result runClaimed(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      ClaimResult claim, Invocation invocation) throws Throwable {
+    checkCallingThread(store, key, owner);
+    if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
+      emit(Type.LEASE_TAKEN_OVER, plan, key, null);
+    }
+    return ended(run(plan, store, key, owner, lease, invocation), CallOutcome.EXECUTED);
+  }
+
+  /** A live claim of the same key, and a policy that does not wait for it: THROW throws, SKIP skips. */
+  private Result refuseInProgress(CallPlan plan, String key) {
+    if (plan.onInProgress == OnInProgress.SKIP) {
+      emit(Type.SKIPPED, plan, key, null);
+      Object skipped = switch (plan.shape) {
+        case OPTIONAL -> Optional.empty();
+        case STAGE -> CompletableFuture.completedFuture(null);
+        default -> null;
+      };
+      return ended(skipped, CallOutcome.SKIPPED);
+    }
+    emit(Type.IN_PROGRESS, plan, key, null);
+    throw new IdempotencyInProgressException(
+        "A call of " + plan.description + " with the same key is in progress (key#"
+            + Hashing.shortReference(key) + "); the method did not run again", null, plan.name, reference(key));
+  }
+
+  /**
+   * Waits for the record of the call in progress: its outcome once completed, or null once it is
+   * released or its lease has run out (the caller then claims again).
+   */
+  private IdempotencyRecord await(CallPlan plan, IdempotencyStore store, String key, long deadline, Duration lease) {
+    if (RunningKeys.heldByThisThread(store, key)) {
+      emit(Type.IN_PROGRESS, plan, key, null);
+      throw new IdempotencyInProgressException(
+          "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") was made again"
+              + " with the same key from inside itself, on the same thread; waiting would wait for itself,"
+              + " so the inner call did not run", null, plan.name, reference(key));
+    }
+    IdempotencyRecord done;
+    try {
+      done = awaitCompletion(plan, store, key, deadline, lease);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the caller's thread keeps its interrupt status
+      emit(Type.IN_PROGRESS, plan, key, null);
+      throw new IdempotencyInProgressException(
+          "Interrupted while waiting for a call of " + plan.description + " with the same key (key#"
+              + Hashing.shortReference(key) + ") to finish; the method did not run", e, plan.name, reference(key));
+    }
+    emit(Type.WAITED, plan, key, null);
+    return done;
   }
 
   /**
@@ -214,7 +251,8 @@ public final class IdempotencyEngine {
     } catch (RuntimeException e) {
       emit(Type.STORE_ERROR, plan, key, e);
       throw new IdempotencyStoreException(
-          "The idempotency store failed to claim a key of " + plan.description + "; the method did not run", e);
+          "The idempotency store failed to claim a key of " + plan.description + "; the method did not run", e,
+          plan.name, reference(key));
     }
   }
 
@@ -297,15 +335,11 @@ public final class IdempotencyEngine {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
       release(plan, store, key, owner, e);
       throw e;
-    } catch (IdempotencyStoreException e) {
-      if (e.isRollbackRequired()) {
-        // a store writing inside the caller's transaction could not record the outcome there: the caller
-        // must see it, so that its transaction (holding the method's writes) rolls back
-        emit(Type.STORE_ERROR, plan, key, e);
-        throw e;
-      }
-      storeFailedAfterRun(plan, key, e);
-      return;
+    } catch (IdempotencyRollbackRequiredException e) {
+      // a store writing inside the caller's transaction could not record the outcome there: the caller
+      // must see it, so that its transaction (holding the method's writes) rolls back
+      emit(Type.STORE_ERROR, plan, key, e);
+      throw e;
     } catch (RuntimeException e) {
       storeFailedAfterRun(plan, key, e);
       return;
@@ -393,23 +427,47 @@ public final class IdempotencyEngine {
     }
   }
 
-  void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime) {
+  /** How the lease renewer's reports become events and log lines. */
+  LeaseRenewer.Listener renewalListener() {
+    return new LeaseRenewer.Listener() {
+      @Override
+      public void renewalFailed(CallPlan plan, String key, RuntimeException error) {
+        emit(Type.STORE_ERROR, plan, key, error);
+      }
+
+      @Override
+      public void leaseLost(CallPlan plan, String key) {
+        IdempotencyEngine.this.leaseLost(plan, key, "renew its lease");
+      }
+
+      @Override
+      public void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime) {
+        IdempotencyEngine.this.runTimeExceeded(plan, key, maxRunTime);
+      }
+    };
+  }
+
+  private void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime) {
     emit(Type.RUN_TIME_EXCEEDED, plan, key, null);
     LOG.log(Level.WARNING, "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") has run"
         + " longer than its maximum run time of " + maxRunTime + ": its lease is no longer renewed, and once it"
         + " runs out another caller may take the key over");
   }
 
-  void leaseLost(CallPlan plan, String key, String action) {
+  private void leaseLost(CallPlan plan, String key, String action) {
     emit(Type.LEASE_LOST, plan, key, null);
     LOG.log(Level.WARNING, "Lost the claim of " + plan.description + " (key#" + Hashing.shortReference(key)
         + ") before it could " + action + ": its lease ran out and another caller may have taken over;"
         + " the new owner's record was left untouched");
   }
 
-  private Object replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
+  private Result replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
     emit(Type.REPLAYED, plan, key, null);
     LAST.set(CallOutcome.REPLAYED);
+    return new Result(replayed(plan, outcome), CallOutcome.REPLAYED);
+  }
+
+  private Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {
     if (outcome.kind() == StoredOutcome.Kind.FAILURE) {
       Throwable failure = FailureReplay.recreate(plan, outcome);
       if (plan.shape == CallPlan.ResultShape.STAGE) {
@@ -439,7 +497,7 @@ public final class IdempotencyEngine {
         emit(Type.IN_PROGRESS, plan, key, null);
         throw new IdempotencyInProgressException(
             "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
-                + ") but it is still in progress; the method did not run again");
+                + ") but it is still in progress; the method did not run again", null, plan.name, reference(key));
       }
       CompletionStage<?> signal = store.changeSignal(key);
       if (signal != null) {
@@ -456,7 +514,8 @@ public final class IdempotencyEngine {
       } catch (RuntimeException e) {
         emit(Type.STORE_ERROR, plan, key, e);
         throw new IdempotencyStoreException(
-            "The idempotency store failed while waiting for a call of " + plan.description, e);
+            "The idempotency store failed while waiting for a call of " + plan.description, e, plan.name,
+            reference(key));
       }
       if (found.isEmpty()) {
         return null;
@@ -480,8 +539,14 @@ public final class IdempotencyEngine {
       emit(Type.KEY_REUSED, plan, key, null);
       throw new IdempotencyKeyReusedException(
           "The key of " + plan.description + " (key#" + Hashing.shortReference(key)
-              + ") was already used with different arguments; the method did not run");
+              + ") was already used with different arguments; the method did not run", null, plan.name,
+          reference(key));
     }
+  }
+
+  /** The stored key's short reference, as events and exceptions give it. */
+  private static String reference(String key) {
+    return Hashing.shortReference(key);
   }
 
   private Duration ttl(CallPlan plan) {
@@ -494,7 +559,7 @@ public final class IdempotencyEngine {
     }
   }
 
-  void emit(Type type, CallPlan plan, String key, Throwable error) {
+  private void emit(Type type, CallPlan plan, String key, Throwable error) {
     if (listener != null) {
       try {
         listener.onEvent(new IdempotencyEvent(type, plan.name, key, error));

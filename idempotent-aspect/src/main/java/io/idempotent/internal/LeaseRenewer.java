@@ -1,6 +1,5 @@
 package io.idempotent.internal;
 
-import io.idempotent.IdempotencyEvent;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.Map;
@@ -23,12 +22,24 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class LeaseRenewer {
 
+  /** What the renewer has to report about the calls whose leases it keeps. */
+  interface Listener {
+    /** A renewal failed in the store; it is tried again sooner. */
+    void renewalFailed(CallPlan plan, String key, RuntimeException error);
+
+    /** The store no longer holds the claim: another caller took it over after the lease ran out. */
+    void leaseLost(CallPlan plan, String key);
+
+    /** The call ran past its maximum run time: its lease is no longer renewed. */
+    void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime);
+  }
+
   private static final long MAX_IDLE_NANOS = 1_000_000_000L;
   private static final long IDLE_EXIT_NANOS = 5_000_000_000L;
 
   private final long idleExitNanos;
 
-  private final IdempotencyEngine engine;
+  private final Listener listener;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
   /**
    * One lane per store, by identity; a lane's thread ends when it has been idle for a while, and the
@@ -39,12 +50,12 @@ final class LeaseRenewer {
   private volatile Thread thread;
   private volatile long nextWake = Long.MAX_VALUE;
 
-  LeaseRenewer(IdempotencyEngine engine) {
-    this(engine, IDLE_EXIT_NANOS);
+  LeaseRenewer(Listener listener) {
+    this(listener, IDLE_EXIT_NANOS);
   }
 
-  LeaseRenewer(IdempotencyEngine engine, long idleExitNanos) {
-    this.engine = engine;
+  LeaseRenewer(Listener listener, long idleExitNanos) {
+    this.listener = listener;
     this.idleExitNanos = idleExitNanos;
   }
 
@@ -105,7 +116,7 @@ final class LeaseRenewer {
           if (now - r.endsAt >= 0) {
             active.remove(r); // ran too long: let its lease run out
             if (!r.cancelled) {
-              engine.runTimeExceeded(r.plan, r.key, r.maxRunTime);
+              listener.runTimeExceeded(r.plan, r.key, r.maxRunTime);
             }
           } else {
             submit(r);
@@ -180,7 +191,7 @@ final class LeaseRenewer {
     try {
       renewed = r.store.renew(r.key, r.owner, r.lease);
     } catch (RuntimeException e) {
-      engine.emit(IdempotencyEvent.Type.STORE_ERROR, r.plan, r.key, e);
+      listener.renewalFailed(r.plan, r.key, e);
       r.due = now + r.intervalNanos / 2; // try again sooner
       return;
     }
@@ -189,7 +200,7 @@ final class LeaseRenewer {
     } else {
       active.remove(r);
       if (!r.cancelled) {
-        engine.leaseLost(r.plan, r.key, "renew its lease");
+        listener.leaseLost(r.plan, r.key);
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
@@ -266,7 +267,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       } catch (IdempotencyStoreException e) {
         // the method opened a second transaction: which one holds its writes is unknown, so none may
         // commit them without their record
-        throw IdempotencyStoreException.rollbackRequired(e.getMessage(), e);
+        throw new IdempotencyRollbackRequiredException(e.getMessage(), e);
       }
       if (h == null) {
         if (!requireTransaction) {
@@ -343,12 +344,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     try {
       updated = dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros);
     } catch (RuntimeException e) {
-      throw IdempotencyStoreException.rollbackRequired(
+      throw new IdempotencyRollbackRequiredException(
           "Could not record the outcome inside the caller's transaction; the transaction must roll back so"
               + " that its writes are not committed without their record", e);
     }
     if (updated != 1) {
-      throw IdempotencyStoreException.rollbackRequired(
+      throw new IdempotencyRollbackRequiredException(
           "The claim was lost before its outcome could be recorded inside the caller's transaction (its lease"
               + " ran out and another caller took over, or the transaction cannot see the claim); the"
               + " transaction must roll back so that its writes are not committed twice", null);

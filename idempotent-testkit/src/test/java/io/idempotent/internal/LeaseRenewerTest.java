@@ -25,7 +25,7 @@ class LeaseRenewerTest {
 
   @Test
   void thread_endsWhenIdle_andARegistrationStartsAnotherThatRenews() throws Exception {
-    LeaseRenewer renewer = new LeaseRenewer(engine, Duration.ofMillis(50).toNanos());
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), Duration.ofMillis(50).toNanos());
     store.claim("k1", "", "o1", Duration.ofMillis(300));
     renewer.register(plan, store, "k1", "o1", Duration.ofMillis(300), Duration.ofHours(1)).cancel();
     Thread first = renewer.thread();
@@ -45,7 +45,7 @@ class LeaseRenewerTest {
 
   @Test
   void lanes_ofStoresNoLongerRenewed_areDroppedWhenTheThreadGoesIdle() throws Exception {
-    LeaseRenewer renewer = new LeaseRenewer(engine, Duration.ofMillis(50).toNanos());
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), Duration.ofMillis(50).toNanos());
     List<InMemoryTestStore> stores = List.of(new InMemoryTestStore(), new InMemoryTestStore(), new InMemoryTestStore());
     List<LeaseRenewer.Renewal> renewals = new java.util.ArrayList<>();
     for (InMemoryTestStore s : stores) {
@@ -59,6 +59,38 @@ class LeaseRenewerTest {
     awaitEnd(timekeeper);
     assertThat(timekeeper.isAlive()).isFalse();
     assertThat(renewer.laneCount()).as("lanes kept after every renewal ended").isZero();
+  }
+
+  @Test
+  void claimTakenOverBeforeItsRenewal_isReportedAsLost_andNoLongerRenewed() throws Exception {
+    List<String> reports = new CopyOnWriteArrayList<>();
+    LeaseRenewer renewer = new LeaseRenewer(new LeaseRenewer.Listener() {
+      @Override
+      public void renewalFailed(CallPlan p, String key, RuntimeException error) {
+        reports.add("failed " + key);
+      }
+
+      @Override
+      public void leaseLost(CallPlan p, String key) {
+        reports.add("lost " + key);
+      }
+
+      @Override
+      public void runTimeExceeded(CallPlan p, String key, Duration maxRunTime) {
+        reports.add("too long " + key);
+      }
+    });
+    store.claim("k", "", "first", Duration.ofMillis(300));
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k", "first", Duration.ofMillis(300), Duration.ofHours(1));
+    store.release("k", "first");
+    store.claim("k", "", "second", Duration.ofMinutes(1)); // another caller holds the key now
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (reports.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(reports).containsExactly("lost k");
+    assertThat(store.find("k").orElseThrow().owner()).isEqualTo("second");
+    r.cancel();
   }
 
   /** A store whose renewals hang, as when the application has exhausted its connection pool. */
@@ -83,7 +115,7 @@ class LeaseRenewerTest {
   @Test
   void renewalCancelledWhileItWaitsInItsStoresLane_neverReachesTheStore() throws Exception {
     StuckRenewals stuck = new StuckRenewals();
-    LeaseRenewer renewer = new LeaseRenewer(engine);
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener());
     Duration lease = Duration.ofMillis(300);
     stuck.claim("a", "", "oa", lease);
     stuck.claim("c", "", "oc", lease);
@@ -101,7 +133,7 @@ class LeaseRenewerTest {
   @Test
   void storeWhoseRenewalsHang_doesNotStopAnotherStoresRenewals() throws Exception {
     StuckRenewals stuck = new StuckRenewals();
-    LeaseRenewer renewer = new LeaseRenewer(engine);
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener());
     Duration lease = Duration.ofMillis(300);
     stuck.claim("a", "", "oa", lease);
     LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease, Duration.ofHours(1));
