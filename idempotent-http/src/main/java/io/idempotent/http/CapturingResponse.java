@@ -63,10 +63,10 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
   /** Sends the held body (with its exact length) to the client. */
   synchronized void sendHeld() throws IOException {
+    flushWriter(); // text still in the writer's encoder goes out (or into the held body) now
     if (passReason != null) {
       return;
     }
-    flushWriter();
     byte[] bytes = held.toByteArray();
     int status = real.getStatus();
     if (bytes.length > 0 || (status >= 200 && status != 204 && status != 304)) {
