@@ -47,6 +47,9 @@ public class IdempotencyFilter extends HttpFilter {
   /** The response header that marks a replay. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
+  /** The request attribute that holds the request's key (unquoted) for the application behind the filter. */
+  public static final String KEY_ATTRIBUTE = "io.idempotent.http.key";
+
   private final transient HttpIdempotencySettings settings;
   private final transient IdempotencyKeyHeader keyHeader;
 
@@ -101,6 +104,7 @@ public class IdempotencyFilter extends HttpFilter {
     }
     String fingerprint = RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(),
         request.getContentType(), body);
+    request.setAttribute(KEY_ATTRIBUTE, key);
     run(new BufferedBodyRequest(request, body), response, chain, key, fingerprint);
   }
 
@@ -198,7 +202,7 @@ public class IdempotencyFilter extends HttpFilter {
   }
 
   private static void replay(RecordedResponse recorded, HttpServletResponse response) throws IOException {
-    response.reset();
+    // no reset: headers a filter in front of this one set (CORS, security headers) stay, as on a first answer
     response.setStatus(recorded.status());
     for (RecordedResponse.Header h : recorded.headers()) {
       if (h.name().equalsIgnoreCase("Content-Type")) {

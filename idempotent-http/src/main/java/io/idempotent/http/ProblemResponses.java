@@ -50,12 +50,12 @@ public final class ProblemResponses {
         + ",\"code\":" + quote(problem.code) + "}";
   }
 
-  /** Resets {@code response} (unless already committed) and sends the problem. */
+  /** Sends the problem on {@code response} (unless it is already committed). */
   public static void send(HttpServletResponse response, Problem problem, String detail) throws IOException {
     if (response.isCommitted()) {
       return;
     }
-    response.reset();
+    response.resetBuffer(); // headers a filter in front of this one set stay
     byte[] body = json(problem, detail).getBytes(StandardCharsets.UTF_8);
     response.setStatus(problem.status);
     response.setContentType(MEDIA_TYPE);

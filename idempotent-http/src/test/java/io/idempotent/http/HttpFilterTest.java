@@ -69,6 +69,7 @@ class HttpFilterTest {
     }
     assertThat(retry.headers().firstValue("Set-Cookie")).isEmpty();
     assertThat(retry.headers().firstValue("X-Trace")).isEmpty();
+    assertThat(retry.headers().firstValue("X-Frame-Options")).hasValue("DENY"); // a filter in front still counts
     assertThat(events).containsExactly(IdempotencyEvent.Type.EXECUTED, IdempotencyEvent.Type.REPLAYED);
     assertThat(probe.outcomes).containsExactly("/orders EXECUTED", "/orders REPLAYED");
   }
@@ -89,6 +90,7 @@ class HttpFilterTest {
       assertThat(r.statusCode()).isEqualTo(422);
       assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
       assertThat(r.body()).contains("\"status\":422", "idempotency-key-reused", "different request");
+      assertThat(r.headers().firstValue("X-Frame-Options")).hasValue("DENY");
     }
     assertThat(shop.totalExecutions()).isEqualTo(1);
   }

@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A filter in front of the idempotency filter that notes {@link Idempotency#lastOutcome()} after each request. */
+/**
+ * A filter in front of the idempotency filter: sets a header of its own before it, and notes {@link
+ * Idempotency#lastOutcome()} after each request.
+ */
 final class OutcomeProbe extends HttpFilter {
 
   final List<String> outcomes = new CopyOnWriteArrayList<>();
@@ -19,6 +22,7 @@ final class OutcomeProbe extends HttpFilter {
   @Override
   protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
+    response.setHeader("X-Frame-Options", "DENY"); // as a security-headers filter would
     chain.doFilter(request, response);
     CallOutcome outcome = Idempotency.lastOutcome();
     outcomes.add(request.getRequestURI() + " " + outcome);
