@@ -2,6 +2,7 @@ package io.idempotent.examples;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.examples.http.CheckoutServer;
 import io.idempotent.examples.scenarios.ResultTable;
 import io.idempotent.examples.scenarios.Scenario;
 import io.idempotent.examples.scenarios.ScenarioResult;
@@ -43,6 +44,10 @@ public final class Demo {
       return;
     }
     try {
+      if (options.http()) {
+        serve(options);
+        return;
+      }
       run(options, System.out);
     } catch (IdempotencyConfigurationException e) {
       // most often: the H2 file is open in another process, or PostgreSQL is not reachable
@@ -50,6 +55,22 @@ public final class Demo {
           + (e.getCause() == null ? "" : "\n  caused by: " + e.getCause().getMessage()));
       System.exit(1);
     }
+  }
+
+  /** Serves the checkout over HTTP until the process is stopped. */
+  private static void serve(DemoOptions options) throws Exception {
+    DemoEnvironment env = DemoEnvironment.open(options.jdbiSettings());
+    if (options.fresh()) {
+      System.out.println("--fresh: forgot " + env.forgetEarlierRuns() + " records of earlier runs");
+    }
+    CheckoutServer server = CheckoutServer.start(env, options.port());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      env.close();
+    }));
+    System.out.println("idempotent demo: the shop's checkout at http://localhost:" + server.port() + "/orders"
+        + " (records in " + env.location() + "); stop with Ctrl-C");
+    server.join();
   }
 
   /** Plays every scenario on the store {@code options} name, prints to {@code out}, returns the counts. */

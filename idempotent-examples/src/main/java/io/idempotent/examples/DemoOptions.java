@@ -17,18 +17,23 @@ import java.util.Properties;
  * @param store {@code h2} (the embedded default) or {@code postgres}
  * @param today the day the settlement scenario treats as today
  * @param jdbiSettings settings for the JDBI store ({@code url}, {@code user}, {@code password}, ...)
+ * @param http serve the shop's checkout over HTTP instead of playing the scenarios
+ * @param port the HTTP port (0: any free one)
  */
-public record DemoOptions(boolean fresh, boolean help, String store, LocalDate today, Map<String, String> jdbiSettings) {
+public record DemoOptions(boolean fresh, boolean help, String store, LocalDate today, Map<String, String> jdbiSettings,
+    boolean http, int port) {
 
   /** The PostgreSQL database the project's tests use. */
   public static final String DEFAULT_POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/idempotent_test";
 
   public static final String USAGE = String.join("\n",
-      "Usage: Demo [--fresh] [--postgres] [--help]",
+      "Usage: Demo [--fresh] [--postgres] [--http [--port N]] [--help]",
       "  --fresh     forget the demo's records from earlier runs (-Ddemo.fresh=true)",
       "  --postgres  use PostgreSQL instead of the embedded H2 file (-Ddemo.store=postgres);",
       "              -Ddemo.postgres.url=... (default " + DEFAULT_POSTGRES_URL + "),",
       "              -Ddemo.postgres.user=... and -Ddemo.postgres.password=... (default idempotent)",
+      "  --http      serve the checkout on http://localhost:PORT/orders until stopped (-Ddemo.http=true)",
+      "  --port N    the HTTP port, default 8080; 0 picks a free one (-Ddemo.port=N)",
       "  -Didempotent.jdbi.url=...  any other database or H2 file, as the library reads it",
       "  -Ddemo.today=2025-06-02    the day the settlement job settles (with the day before)");
 
@@ -45,8 +50,19 @@ public record DemoOptions(boolean fresh, boolean help, String store, LocalDate t
     boolean fresh = Boolean.parseBoolean(properties.getProperty("demo.fresh", "false"));
     String store = properties.getProperty("demo.store", "h2").trim().toLowerCase(Locale.ROOT);
     boolean help = false;
-    for (String arg : args) {
+    boolean http = Boolean.parseBoolean(properties.getProperty("demo.http", "false"));
+    String port = properties.getProperty("demo.port", "8080");
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
       switch (arg) {
+        case "--http" -> http = true;
+        case "--port" -> {
+          if (i + 1 >= args.size()) {
+            throw new IllegalArgumentException("--port needs a number");
+          }
+          port = args.get(++i);
+          http = true;
+        }
         case "--fresh" -> fresh = true;
         case "--postgres" -> store = "postgres";
         case "--h2" -> store = "h2";
@@ -76,6 +92,15 @@ public record DemoOptions(boolean fresh, boolean help, String store, LocalDate t
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException("demo.today is not a date such as 2025-06-02", e);
     }
-    return new DemoOptions(fresh, help, store, today, settings);
+    int portNumber;
+    try {
+      portNumber = Integer.parseInt(port.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("The port is '" + port + "'; expected a number from 0 to 65535", e);
+    }
+    if (portNumber < 0 || portNumber > 65535) {
+      throw new IllegalArgumentException("The port is " + portNumber + "; expected a number from 0 to 65535");
+    }
+    return new DemoOptions(fresh, help, store, today, settings, http, portNumber);
   }
 }

@@ -55,4 +55,19 @@ class DemoOptionsTest {
     assertThatThrownBy(() -> DemoOptions.parse(List.of(), p))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("oracle");
   }
+
+  @Test
+  void parse_http_servesOnThePortGivenOr8080() {
+    DemoOptions plain = DemoOptions.parse(List.of(), new Properties());
+    assertThat(plain.http()).isFalse();
+    DemoOptions http = DemoOptions.parse(List.of("--http"), new Properties());
+    assertThat(http.http()).isTrue();
+    assertThat(http.port()).isEqualTo(8080);
+    DemoOptions port = DemoOptions.parse(List.of("--http", "--port", "9091"), new Properties());
+    assertThat(port.port()).isEqualTo(9091);
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--http", "--port"), new Properties()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--port needs a number");
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--port", "70000"), new Properties()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 65535");
+  }
 }

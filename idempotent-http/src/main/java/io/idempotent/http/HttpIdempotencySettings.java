@@ -1,0 +1,285 @@
+package io.idempotent.http;
+
+import io.idempotent.Idempotency;
+import io.idempotent.OnInProgress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How {@link IdempotencyFilter} treats requests. Immutable; build with {@link #builder()}.
+ *
+ * <p>Defaults: POST and PATCH on every path need a key; keys up to 255 characters, quoted or bare;
+ * request bodies up to 1 MiB; responses recorded up to 1 MiB of body with {@code Content-Type},
+ * {@code Content-Encoding}, {@code Content-Language}, {@code Location}, {@code ETag} and
+ * {@code Last-Modified}; 2xx, 3xx and 4xx responses are recorded, 5xx release the key; a duplicate of a
+ * request still running gets 409; the client is the authenticated principal; the namespace is
+ * {@code http}; TTL and lease are the engine's defaults.
+ */
+public final class HttpIdempotencySettings {
+
+  /** The largest recorded body allowed: its JSON form must stay under the engine's 4 MiB result limit. */
+  public static final int MAX_RECORDED_BODY_LIMIT = 3 * 1024 * 1024 - 64 * 1024;
+
+  /** Headers that are never recorded: cookies, framing, hop-by-hop, and the replay marker itself. */
+  static final Set<String> NEVER_RECORDED = Set.of("set-cookie", "set-cookie2", "content-length",
+      "transfer-encoding", "connection", "keep-alive", "upgrade", "trailer", "te", "proxy-authenticate",
+      "idempotent-replayed");
+
+  private final Idempotency idempotency;
+  private final String namespace;
+  private final List<Route> routes;
+  private final int maxKeyLength;
+  private final boolean strictKeyHeader;
+  private final int maxRequestBodyBytes;
+  private final int maxRecordedBodyBytes;
+  private final List<String> recordedHeaders;
+  private final boolean recordServerErrors;
+  private final OnInProgress onInProgress;
+  private final Duration waitTimeout;
+  private final Duration ttl;
+  private final Duration lease;
+  private final String store;
+  private final ClientScopeResolver clientScope;
+
+  private HttpIdempotencySettings(Builder b) {
+    this.idempotency = b.idempotency;
+    this.namespace = b.namespace;
+    this.routes = b.routes.isEmpty()
+        ? List.of(new Route(Set.of("POST", "PATCH"), PathPattern.of("/**"), KeyRequirement.REQUIRED))
+        : List.copyOf(b.routes);
+    this.maxKeyLength = b.maxKeyLength;
+    this.strictKeyHeader = b.strictKeyHeader;
+    this.maxRequestBodyBytes = b.maxRequestBodyBytes;
+    this.maxRecordedBodyBytes = b.maxRecordedBodyBytes;
+    this.recordedHeaders = List.copyOf(b.recordedHeaders);
+    this.recordServerErrors = b.recordServerErrors;
+    this.onInProgress = b.onInProgress;
+    this.waitTimeout = b.waitTimeout;
+    this.ttl = b.ttl;
+    this.lease = b.lease;
+    this.store = b.store;
+    this.clientScope = b.clientScope;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The entry point calls go through, or null for {@link Idempotency#global()}. */
+  public Idempotency idempotency() {
+    return idempotency;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  public List<Route> routes() {
+    return routes;
+  }
+
+  /** The first route that matches, or null when the filter lets the request pass untouched. */
+  public Route routeFor(String method, String path) {
+    for (Route r : routes) {
+      if (r.matches(method, path)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  public int maxKeyLength() {
+    return maxKeyLength;
+  }
+
+  public boolean strictKeyHeader() {
+    return strictKeyHeader;
+  }
+
+  public int maxRequestBodyBytes() {
+    return maxRequestBodyBytes;
+  }
+
+  public int maxRecordedBodyBytes() {
+    return maxRecordedBodyBytes;
+  }
+
+  public List<String> recordedHeaders() {
+    return recordedHeaders;
+  }
+
+  public boolean recordServerErrors() {
+    return recordServerErrors;
+  }
+
+  public OnInProgress onInProgress() {
+    return onInProgress;
+  }
+
+  public Duration waitTimeout() {
+    return waitTimeout;
+  }
+
+  public Duration ttl() {
+    return ttl;
+  }
+
+  public Duration lease() {
+    return lease;
+  }
+
+  public String store() {
+    return store;
+  }
+
+  public ClientScopeResolver clientScope() {
+    return clientScope;
+  }
+
+  /** Collects settings; not thread-safe. */
+  public static final class Builder {
+    private Idempotency idempotency;
+    private String namespace = "http";
+    private final List<Route> routes = new ArrayList<>();
+    private int maxKeyLength = 255;
+    private boolean strictKeyHeader;
+    private int maxRequestBodyBytes = 1024 * 1024;
+    private int maxRecordedBodyBytes = 1024 * 1024;
+    private final LinkedHashSet<String> recordedHeaders = new LinkedHashSet<>(List.of(
+        "Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified"));
+    private boolean recordServerErrors;
+    private OnInProgress onInProgress = OnInProgress.THROW;
+    private Duration waitTimeout;
+    private Duration ttl;
+    private Duration lease;
+    private String store = "";
+    private ClientScopeResolver clientScope = ClientScopeResolver.principal();
+
+    private Builder() {}
+
+    /** The entry point to run calls through (default: {@link Idempotency#global()}). */
+    public Builder idempotency(Idempotency idempotency) {
+      this.idempotency = Objects.requireNonNull(idempotency, "idempotency");
+      return this;
+    }
+
+    /** The namespace keys are stored under; every route of one filter shares it. */
+    public Builder namespace(String namespace) {
+      if (namespace == null || namespace.isBlank()) {
+        throw new IllegalArgumentException("namespace must not be blank");
+      }
+      this.namespace = namespace;
+      return this;
+    }
+
+    /**
+     * Protects requests with one of {@code methods} whose path matches {@code pathPattern} (see {@link
+     * PathPattern}). Routes are tried in the order they were added; the first that matches decides. Once
+     * a route is added, the default (POST and PATCH everywhere, key required) no longer applies.
+     */
+    public Builder route(KeyRequirement requirement, String pathPattern, String... methods) {
+      routes.add(new Route(Set.of(methods), PathPattern.of(pathPattern), requirement));
+      return this;
+    }
+
+    public Builder maxKeyLength(int characters) {
+      if (characters < 1 || characters > 8192) {
+        throw new IllegalArgumentException("maxKeyLength must be between 1 and 8192, was " + characters);
+      }
+      this.maxKeyLength = characters;
+      return this;
+    }
+
+    /** Accept only the quoted sf-string form of the header, refusing bare keys (default: both). */
+    public Builder strictKeyHeader(boolean strict) {
+      this.strictKeyHeader = strict;
+      return this;
+    }
+
+    /** The largest request body read and fingerprinted; a larger one is refused with 413. */
+    public Builder maxRequestBodyBytes(int bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxRequestBodyBytes must not be negative, was " + bytes);
+      }
+      this.maxRequestBodyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The largest response body recorded; a larger (or streamed) response is sent as it is written and
+     * not recorded, so its key is released and a retry runs again. At most {@value #MAX_RECORDED_BODY_LIMIT}.
+     */
+    public Builder maxRecordedBodyBytes(int bytes) {
+      if (bytes < 0 || bytes > MAX_RECORDED_BODY_LIMIT) {
+        throw new IllegalArgumentException("maxRecordedBodyBytes must be between 0 and " + MAX_RECORDED_BODY_LIMIT
+            + ", was " + bytes);
+      }
+      this.maxRecordedBodyBytes = bytes;
+      return this;
+    }
+
+    /** Records (and replays) these response headers too. {@code Set-Cookie} and framing headers are refused. */
+    public Builder recordHeaders(String... names) {
+      for (String name : names) {
+        String lower = name.trim().toLowerCase(Locale.ROOT);
+        if (lower.isEmpty() || NEVER_RECORDED.contains(lower)) {
+          throw new IllegalArgumentException("The header '" + name + "' is never recorded for replay");
+        }
+        recordedHeaders.add(name.trim());
+      }
+      return this;
+    }
+
+    /** Records 5xx responses as well, instead of releasing the key so that a retry runs again. */
+    public Builder recordServerErrors(boolean record) {
+      this.recordServerErrors = record;
+      return this;
+    }
+
+    /** {@link OnInProgress#THROW} (409, the default) or {@link OnInProgress#WAIT} for the first request's answer. */
+    public Builder onInProgress(OnInProgress policy) {
+      if (policy == OnInProgress.SKIP) {
+        throw new IllegalArgumentException("An HTTP request cannot be skipped: use THROW (409) or WAIT");
+      }
+      this.onInProgress = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    public Builder waitTimeout(Duration timeout) {
+      this.waitTimeout = timeout;
+      return this;
+    }
+
+    /** How long a recorded response is replayed (default: the engine's). */
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    public Builder lease(Duration lease) {
+      this.lease = lease;
+      return this;
+    }
+
+    /** A named store from the configuration (default: the default store). */
+    public Builder store(String storeName) {
+      this.store = Objects.requireNonNull(storeName, "storeName");
+      return this;
+    }
+
+    /** Who the client is (default: {@link ClientScopeResolver#principal()}). */
+    public Builder clientScope(ClientScopeResolver resolver) {
+      this.clientScope = Objects.requireNonNull(resolver, "resolver");
+      return this;
+    }
+
+    public HttpIdempotencySettings build() {
+      return new HttpIdempotencySettings(this);
+    }
+  }
+}

@@ -1,0 +1,266 @@
+package io.idempotent.http;
+
+import io.idempotent.CallResult;
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.IdempotencyResultException;
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.IdempotentCall;
+import io.idempotent.http.ProblemResponses.Problem;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Runs each protected request at most once per {@code Idempotency-Key} and client, and replays the first
+ * response to every retry. Built on the programmatic API ({@link IdempotentCall}) with the request's
+ * fingerprint as the payload, so it has the stores, events and {@link Idempotency#lastOutcome()} of
+ * {@code @Idempotent} methods. Thread-safe.
+ *
+ * <table>
+ *   <caption>answers</caption>
+ *   <tr><td>first request with a key</td><td>runs; a response below 500 is recorded and sent</td></tr>
+ *   <tr><td>same key, same request, completed</td><td>the recorded response, with {@code Idempotent-Replayed: true}</td></tr>
+ *   <tr><td>same key, first request still running</td><td>409 (or waits, with {@code OnInProgress.WAIT})</td></tr>
+ *   <tr><td>same key, different request</td><td>422</td></tr>
+ *   <tr><td>key missing on a route that requires it / malformed / too long</td><td>400</td></tr>
+ *   <tr><td>body larger than the limit</td><td>413</td></tr>
+ *   <tr><td>store failing</td><td>503, nothing runs</td></tr>
+ *   <tr><td>5xx or an exception from the application</td><td>sent (or rethrown) as is; the key is released so a retry runs</td></tr>
+ * </table>
+ *
+ * <p>Refusals have an RFC 9457 {@code application/problem+json} body ({@link ProblemResponses}).
+ */
+public class IdempotencyFilter extends HttpFilter {
+
+  private static final long serialVersionUID = 1L;
+  private static final System.Logger LOG = System.getLogger("io.idempotent.http");
+
+  /** The response header that marks a replay. */
+  public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+  /** The request attribute that holds the request's key (unquoted) for the application behind the filter. */
+  public static final String KEY_ATTRIBUTE = "io.idempotent.http.key";
+
+  private final transient HttpIdempotencySettings settings;
+  private final transient IdempotencyKeyHeader keyHeader;
+
+  public IdempotencyFilter(HttpIdempotencySettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.keyHeader = new IdempotencyKeyHeader(settings.maxKeyLength(), settings.strictKeyHeader());
+  }
+
+  /** With the default settings, on {@link Idempotency#global()}. */
+  public IdempotencyFilter() {
+    this(HttpIdempotencySettings.builder().build());
+  }
+
+  @Override
+  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    if (request.getDispatcherType() != DispatcherType.REQUEST) {
+      chain.doFilter(request, response); // an error page, a forward or an async dispatch of a request already seen
+      return;
+    }
+    Route route = settings.routeFor(request.getMethod(), pathWithinContext(request));
+    if (route == null) {
+      chain.doFilter(request, response);
+      return;
+    }
+    List<String> lines = Collections.list(request.getHeaders(IdempotencyKeyHeader.NAME));
+    IdempotencyKeyHeader.Parsed parsed = keyHeader.parse(lines);
+    if (parsed instanceof IdempotencyKeyHeader.Parsed.Absent) {
+      if (route.requirement() == KeyRequirement.REQUIRED) {
+        ProblemResponses.send(response, Problem.KEY_MISSING, request.getMethod() + " " + pathWithinContext(request)
+            + " needs an Idempotency-Key header, such as Idempotency-Key: \"8e03978e-40d5-43e8-bc93-6894a57f9324\"");
+      } else {
+        chain.doFilter(request, response);
+      }
+      return;
+    }
+    if (parsed instanceof IdempotencyKeyHeader.Parsed.Malformed m) {
+      ProblemResponses.send(response, Problem.KEY_MALFORMED, m.problem());
+      return;
+    }
+    String key = ((IdempotencyKeyHeader.Parsed.Key) parsed).value();
+    int limit = settings.maxRequestBodyBytes();
+    long declared = request.getContentLengthLong();
+    if (declared > limit) {
+      ProblemResponses.send(response, Problem.BODY_TOO_LARGE, tooLarge(limit));
+      return;
+    }
+    byte[] body = BufferedBodyRequest.readUpTo(request.getInputStream(), limit);
+    if (body.length > limit) {
+      ProblemResponses.send(response, Problem.BODY_TOO_LARGE, tooLarge(limit));
+      return;
+    }
+    String fingerprint = RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(),
+        request.getContentType(), body);
+    request.setAttribute(KEY_ATTRIBUTE, key);
+    run(new BufferedBodyRequest(request, body), response, chain, key, fingerprint);
+  }
+
+  private void run(BufferedBodyRequest request, HttpServletResponse response, FilterChain chain, String key,
+      String fingerprint) throws IOException, ServletException {
+    CapturingResponse capture = new CapturingResponse(response, settings.maxRecordedBodyBytes());
+    IdempotentCall<RecordedResponse> call = idempotency().call(settings.namespace(), RecordedResponse.class)
+        .key(key)
+        .payload(fingerprint)
+        .onInProgress(settings.onInProgress())
+        .store(settings.store());
+    String client = settings.clientScope().resolve(request);
+    if (client != null) {
+      call.scope(client);
+    }
+    if (settings.ttl() != null) {
+      call.ttl(settings.ttl());
+    }
+    if (settings.lease() != null) {
+      call.lease(settings.lease());
+    }
+    if (settings.waitTimeout() != null) {
+      call.waitTimeout(settings.waitTimeout());
+    }
+    boolean[] ran = {false};
+    CallResult<RecordedResponse> result;
+    try {
+      result = call.execute(() -> {
+        ran[0] = true;
+        return handle(request, capture, chain);
+      });
+    } catch (NotRecorded e) {
+      // the key is released; what the application wrote is sent (or already passed through) as it is
+      capture.sendHeld();
+      return;
+    } catch (IdempotencyInProgressException e) {
+      if (ran[0]) {
+        throw e; // the application's own idempotent call, not this request's key
+      }
+      ProblemResponses.send(response, Problem.IN_PROGRESS,
+          "A request with this Idempotency-Key is still being processed; retry later");
+      return;
+    } catch (IdempotencyKeyReusedException e) {
+      if (ran[0]) {
+        throw e;
+      }
+      ProblemResponses.send(response, Problem.KEY_REUSED,
+          "This Idempotency-Key was already used for a different request (method, path, query, content type"
+              + " or body differ); use a new key for a new request");
+      return;
+    } catch (IdempotencyStoreException e) {
+      if (ran[0]) {
+        throw e;
+      }
+      ProblemResponses.send(response, Problem.STORE_UNAVAILABLE,
+          "The idempotency store is unavailable; nothing was done. Retry with the same Idempotency-Key");
+      return;
+    } catch (IdempotencyResultException e) {
+      LOG.log(System.Logger.Level.WARNING, "A response was too large to record; it was sent and not recorded,"
+          + " so a retry with the same key runs again", e);
+      capture.sendHeld();
+      return;
+    } catch (Exception | Error e) {
+      capture.discard();
+      if (!response.isCommitted()) {
+        response.reset(); // headers the failed handler set (a Location, a cookie) go with it
+      }
+      throw rethrown(e);
+    }
+    if (result.replayed()) {
+      replay(result.value(), response);
+    } else {
+      capture.sendHeld();
+    }
+  }
+
+  /** Runs the application; returns its response to record, or throws {@link NotRecorded} to release the key. */
+  private RecordedResponse handle(BufferedBodyRequest request, CapturingResponse capture, FilterChain chain)
+      throws IOException, ServletException {
+    chain.doFilter(request, capture);
+    if (request.isAsyncStarted()) {
+      capture.passThrough("the application answers it asynchronously");
+    }
+    String reason = capture.passReason();
+    if (reason != null) {
+      LOG.log(System.Logger.Level.INFO, "A response to " + request.getMethod() + " " + pathWithinContext(request)
+          + " was not recorded: " + reason + "; its Idempotency-Key is released, so a retry runs again");
+      throw new NotRecorded();
+    }
+    RecordedResponse recorded = capture.record(settings.recordedHeaders());
+    if (recorded.status() >= 500 && !settings.recordServerErrors()) {
+      throw new NotRecorded();
+    }
+    return recorded;
+  }
+
+  private static void replay(RecordedResponse recorded, HttpServletResponse response) throws IOException {
+    // no reset: headers a filter in front of this one set (CORS, security headers) stay, as on a first answer
+    response.setStatus(recorded.status());
+    for (RecordedResponse.Header h : recorded.headers()) {
+      if (h.name().equalsIgnoreCase("Content-Type")) {
+        response.setContentType(h.value());
+      } else {
+        response.addHeader(h.name(), h.value());
+      }
+    }
+    response.setHeader(REPLAYED_HEADER, "true");
+    byte[] body = recorded.body();
+    int status = recorded.status();
+    if (body.length > 0 || (status >= 200 && status != 204 && status != 304)) {
+      response.setContentLength(body.length);
+    }
+    if (body.length > 0) {
+      response.getOutputStream().write(body);
+    }
+  }
+
+  private Idempotency idempotency() {
+    Idempotency configured = settings.idempotency();
+    return configured != null ? configured : Idempotency.global();
+  }
+
+  /** The application's exception, unchanged (the body only throws what a filter chain throws). */
+  private static ServletException rethrown(Throwable t) throws IOException {
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof ServletException se) {
+      return se;
+    }
+    if (t instanceof RuntimeException re) {
+      throw re;
+    }
+    if (t instanceof Error er) {
+      throw er;
+    }
+    return new ServletException(t);
+  }
+
+  private static String tooLarge(int limit) {
+    return "The request body is larger than " + limit + " bytes, the most this endpoint reads for an idempotent"
+        + " request; nothing was done";
+  }
+
+  static String pathWithinContext(HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    String context = request.getContextPath();
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  }
+
+  /** Thrown from inside the call so that the engine releases the key: the response is not to be recorded. */
+  private static final class NotRecorded extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotRecorded() {
+      super("not recorded", null, false, false);
+    }
+  }
+}
