@@ -55,6 +55,13 @@ public final class JacksonResultCodec implements ResultCodec {
     return SHARED;
   }
 
+  /** A codec whose mapper is the shared one's, with what {@code customizer} adds to its builder. */
+  public static JacksonResultCodec customized(java.util.function.Consumer<? super JsonMapper.Builder> customizer) {
+    JsonMapper.Builder builder = resultMapper();
+    customizer.accept(builder);
+    return new JacksonResultCodec(builder.build());
+  }
+
   static JsonMapper.Builder baseMapper() {
     JsonFactory factory = JsonFactory.builder()
         .streamReadConstraints(StreamReadConstraints.builder()

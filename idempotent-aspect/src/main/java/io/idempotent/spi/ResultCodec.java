@@ -1,12 +1,36 @@
 package io.idempotent.spi;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.idempotent.internal.JacksonResultCodec;
 import java.lang.reflect.Type;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Encodes results to text and back, restricted to a declared type: decoding never instantiates a type
  * named by the stored data. Implementations must be thread-safe.
  */
 public interface ResultCodec {
+
+  /**
+   * The default codec: JSON through Jackson, as {@link io.idempotent.IdempotencyConfig} uses unless told
+   * otherwise. It reads and writes ordinary value classes (private fields, records, constructors whose
+   * parameters carry their names), never enables default typing, and bounds what it reads to what it
+   * would write (4 MiB of JSON, nesting depth 1,000).
+   */
+  static ResultCodec json() {
+    return JacksonResultCodec.shared();
+  }
+
+  /**
+   * The default codec with the application's own additions to its Jackson mapper: {@code customizer}
+   * receives the mapper's builder, already configured as for {@link #json()}, and may add modules,
+   * serializers or features (a Kotlin or Joda module, a serializer of a money type). The limits on what
+   * is read stay in place. Give the result to {@link io.idempotent.IdempotencyConfig.Builder#codec}.
+   */
+  static ResultCodec json(Consumer<? super JsonMapper.Builder> customizer) {
+    return JacksonResultCodec.customized(Objects.requireNonNull(customizer, "customizer"));
+  }
 
   /** Encodes {@code value} as {@code declaredType}. */
   String encode(Object value, Type declaredType);
