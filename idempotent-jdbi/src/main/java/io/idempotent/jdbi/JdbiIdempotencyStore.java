@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.System.Logger.Level;
@@ -256,7 +257,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   }
 
   private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean join) {
-    OutcomeColumns columns = OutcomeColumns.of(outcome); // encodes first: a failure leaves the row untouched
+    OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
     String storedKey = StoredKeyEncoding.encode(key);
     long ttlMicros = micros(ttl);
     if (join) {
@@ -338,7 +339,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * writes a second time, or without their record.
    */
   private boolean completeInCallersTransaction(
-      Handle h, String storedKey, String owner, OutcomeColumns columns, long ttlMicros) {
+      Handle h, String storedKey, String owner, OutcomeFields columns, long ttlMicros) {
     int updated;
     try {
       updated = dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros);

@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoredOutcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -99,11 +100,14 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(outcome, "outcome");
     long ttlMillis = millis(ttl, "ttl");
-    List<byte[]> fields = OutcomeFields.of(outcome); // may throw IdempotencyResultException: nothing written
-    List<byte[]> args = new ArrayList<>(fields.size() + 2);
+    OutcomeFields fields = OutcomeFields.of(outcome); // may throw IdempotencyResultException: nothing written
+    List<byte[]> args = new ArrayList<>(10);
     args.add(RedisKeys.bytes(owner));
     args.add(ascii(ttlMillis));
-    args.addAll(fields);
+    field(args, "kind", fields.kind());
+    field(args, "json", fields.json());
+    field(args, "failure_type", fields.failureType());
+    field(args, "failure_message", fields.failureMessage());
     return done(LuaScript.COMPLETE.run(redis, keys.of(key), args));
   }
 
@@ -189,12 +193,21 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
       throw malformed("record", "state " + state);
     }
     try {
-      StoredOutcome outcome = OutcomeFields.read(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6)));
+      StoredOutcome outcome =
+          new OutcomeFields(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6))).toOutcome();
       IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome);
       // the remaining TTL by Redis's clock, so a cache in front never keeps a copy longer
       return f.size() > 7 && f.get(7) instanceof Long ms && ms >= 0 ? record.withExpiresIn(Duration.ofMillis(ms)) : record;
     } catch (IllegalArgumentException e) {
       throw malformed("record", e.getMessage());
+    }
+  }
+
+  /** Adds the hash field {@code name} with {@code value} to {@code args}, unless the value is null. */
+  private static void field(List<byte[]> args, String name, String value) {
+    if (value != null) {
+      args.add(name.getBytes(StandardCharsets.US_ASCII));
+      args.add(value.getBytes(StandardCharsets.UTF_8));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.testkit.HostileInputContract;
 import java.time.Duration;
