@@ -120,7 +120,7 @@ public final class OneTimeTokens {
   }
 
   private String key(String token) {
-    return StoredKeys.compose(namespace, null, Hashing.sha256(token), store.maxKeyLength());
+    return StoredKeys.compose(namespace, null, Hashing.sha256(token), store.keyRules());
   }
 
   private IdempotencyTokenException refused(IdempotencyTokenException.Reason reason, String key) {

@@ -122,7 +122,7 @@ class ConfigurationTest {
   @Test
   void load_badDuration_namesTheProperty() throws Exception {
     assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.ttl", "24h"), loaderWith(MemoryProvider.class)))
-        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("idempotent.ttl").hasMessageContaining("24h");
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessage("Property idempotent.ttl is '24h'; expected an ISO-8601 duration such as PT30S or PT24H");
   }
 
   @Test
@@ -130,6 +130,31 @@ class ConfigurationTest {
     StoreSettings s = new StoreSettings("jdbi", Map.of("pool.size", "many"));
     assertThatThrownBy(() -> s.getInt("pool-size", 1)).hasMessageContaining("idempotent.jdbi.pool-size")
         .hasMessageContaining("many");
+  }
+
+  @Test
+  void storeSettings_typedGetters_readTheValueOrTheDefault() {
+    StoreSettings s = new StoreSettings("redis", Map.of("ssl", " TRUE ", "create_schema", "false",
+        "purge-interval", "PT5M", "pool-size", "12", "blank", " "));
+    assertThat(s.getBoolean("ssl", false)).isTrue();
+    assertThat(s.getBoolean("create-schema", true)).isFalse();
+    assertThat(s.getBoolean("absent", true)).isTrue();
+    assertThat(s.getBoolean("blank", false)).isFalse();
+    assertThat(s.getDuration("purge-interval", Duration.ZERO)).isEqualTo(Duration.ofMinutes(5));
+    assertThat(s.getDuration("absent", Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(2));
+    assertThat(s.getInt("pool-size", 1)).isEqualTo(12);
+    assertThat(s.getInt("blank", 3)).isEqualTo(3);
+  }
+
+  @Test
+  void storeSettings_badBooleanOrDuration_namesThePropertyAndTheValue() {
+    StoreSettings s = new StoreSettings("redis", Map.of("ssl", "yes", "timeout", "2s"));
+    assertThatThrownBy(() -> s.getBoolean("ssl", false))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessage("Property idempotent.redis.ssl is 'yes'; expected true or false");
+    assertThatThrownBy(() -> s.getDuration("timeout", Duration.ofSeconds(2)))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessage("Property idempotent.redis.timeout is '2s'; expected an ISO-8601 duration such as PT30S or PT24H");
   }
 
   @Test
@@ -167,7 +192,8 @@ class ConfigurationTest {
     assertThatThrownBy(() -> Idempotency.validate(BadlyAnnotated.class))
         .isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("BadlyAnnotated.a(String)").hasMessageContaining("unknown parameter 'orderid'")
-        .hasMessageContaining("ttl = \"one day\"")
+        .hasMessageContaining("@Idempotent(ttl) of ")
+        .hasMessageContaining("BadlyAnnotated.b(String) is 'one day'; expected an ISO-8601 duration")
         .hasMessageContaining("SKIP but returns a primitive")
         .hasMessageNotContaining("fine");
   }

@@ -165,7 +165,7 @@ class ReplayFidelityTest {
 
   @Test
   void run_failureRecordedWithoutState_replaysByItsMessage() {
-    String key = StoredKeys.compose("older", null, "k", store.maxKeyLength());
+    String key = StoredKeys.compose("older", null, "k", store.keyRules());
     store.claim(key, "", "someone", Duration.ofMinutes(1));
     store.complete(key, "someone", StoredOutcome.failure(IllegalStateException.class.getName(), "was closed"),
         Duration.ofMinutes(1));

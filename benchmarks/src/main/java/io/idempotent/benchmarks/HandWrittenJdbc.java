@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.idempotent.internal.Fingerprints;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.StoreKeyRules;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,6 +29,8 @@ final class HandWrittenJdbc {
   private static final long LEASE_MICROS = 30_000_000L;
   private static final long TTL_MICROS = 86_400_000_000L;
   private static final int MAX_KEY = 255;
+  private static final StoreKeyRules KEY_RULES =
+      StoreKeyRules.any().maxChars(MAX_KEY).withoutNul().withoutLoneSurrogates();
   private static final String COLUMNS =
       "state, fingerprint, owner_token, taken_over, outcome_kind, result_json, failure_type, failure_message";
 
@@ -82,7 +85,7 @@ final class HandWrittenJdbc {
   private record Row(boolean claimed, String state, String fingerprint, String kind, String json) {}
 
   Receipt call(String name, String orderId, long cents, Supplier<Receipt> body) {
-    String key = StoredKeys.compose(name, null, orderId, MAX_KEY);
+    String key = StoredKeys.compose(name, null, orderId, KEY_RULES);
     String fingerprint = Fingerprints.of(new Object[] {orderId, cents});
     String owner = "hw." + Long.toString(owners.incrementAndGet(), 36);
     try {

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.idempotent.internal.Fingerprints;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.StoreKeyRules;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -53,7 +54,7 @@ final class HandWrittenMemory {
 
   @SuppressWarnings("unchecked")
   <T> T call(String name, String key, Object[] args, Supplier<T> body) {
-    String stored = StoredKeys.compose(name, null, key, Integer.MAX_VALUE);
+    String stored = StoredKeys.compose(name, null, key, StoreKeyRules.any());
     String fingerprint = checkFingerprint ? Fingerprints.of(args) : "";
     long now = System.nanoTime();
     Entry live = map.get(stored);

@@ -3,6 +3,7 @@ package io.idempotent.benchmarks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.internal.Fingerprints;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.StoreKeyRules;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -35,7 +36,7 @@ final class HandWrittenRedis {
   }
 
   Receipt call(String name, String key, Object[] args, Supplier<Receipt> body) throws Exception {
-    String stored = prefix + StoredKeys.compose(name, null, key, 1024);
+    String stored = prefix + StoredKeys.compose(name, null, key, StoreKeyRules.any().maxChars(1024));
     String fingerprint = Fingerprints.of(args);
     String owner = "hw." + Long.toString(owners.incrementAndGet(), 36);
     String claim = "P|" + owner + "|" + fingerprint;

@@ -7,7 +7,6 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.WildcardType;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -127,16 +126,7 @@ public final class CallPlan {
    * bounds are checked once, by the constructor ({@link DurationLimits}).
    */
   public static Duration duration(String text, String attribute, String description) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return Duration.parse(text.trim());
-    } catch (DateTimeParseException e) {
-      throw new IdempotencyConfigurationException(
-          "@Idempotent(" + attribute + " = \"" + text + "\") of " + description
-              + " is not an ISO-8601 duration such as PT30S or PT24H");
-    }
+    return ConfigText.duration(text, "@Idempotent(" + attribute + ") of " + description);
   }
 
   public String name() {

@@ -8,7 +8,6 @@ import io.idempotent.spi.StoreSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -82,14 +81,8 @@ public final class EnvironmentConfiguration {
   }
 
   private static boolean enabled(String value) {
-    if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("true")) {
-      return true;
-    }
-    if (value.trim().equalsIgnoreCase("false")) {
-      return false;
-    }
-    throw new IdempotencyConfigurationException(
-        "Property idempotent.enabled is '" + value + "'; expected true or false");
+    Boolean enabled = ConfigText.bool(value, "Property idempotent.enabled");
+    return enabled == null || enabled;
   }
 
   /** The store providers visible to {@code loader}, highest priority first. */
@@ -115,22 +108,16 @@ public final class EnvironmentConfiguration {
   }
 
   private static java.util.Optional<Duration> duration(Map<String, String> props, String key) {
-    String v = props.get(key);
-    if (v == null || v.isBlank()) {
+    String what = "Property " + key;
+    Duration d = ConfigText.duration(props.get(key), what);
+    if (d == null) {
       return java.util.Optional.empty();
     }
-    try {
-      Duration d = Duration.parse(v.trim());
-      String what = "Property " + key;
-      return java.util.Optional.of(switch (key) {
-        case "idempotent.lease" -> DurationLimits.lease(d, what);
-        case "idempotent.ttl" -> DurationLimits.ttl(d, what);
-        default -> DurationLimits.waitTimeout(d, what);
-      });
-    } catch (DateTimeParseException e) {
-      throw new IdempotencyConfigurationException(
-          "Property " + key + " is '" + v + "'; expected an ISO-8601 duration such as PT30S");
-    }
+    return java.util.Optional.of(switch (key) {
+      case "idempotent.lease" -> DurationLimits.lease(d, what);
+      case "idempotent.ttl" -> DurationLimits.ttl(d, what);
+      default -> DurationLimits.waitTimeout(d, what);
+    });
   }
 
   static Map<String, String> readProperties() {

@@ -51,9 +51,9 @@ public final class Hashing {
    * The UTF-8 bytes of {@code s}, except that a lone surrogate is written as the three bytes UTF-8 would
    * give its code unit (as WTF-8 does), where {@link String#getBytes} would write {@code ?}. Distinct strings
    * therefore never share bytes, and a string without lone surrogates gets exactly its UTF-8, so hashes
-   * of such strings are what they always were.
+   * of such strings are what they always were. Stores that write keys as bytes use it too.
    */
-  static byte[] exactUtf8(String s) {
+  public static byte[] exactUtf8(String s) {
     int n = s.length();
     byte[] out = new byte[n * 3];
     int len = 0;

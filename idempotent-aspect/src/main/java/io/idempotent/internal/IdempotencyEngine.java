@@ -117,7 +117,7 @@ public final class IdempotencyEngine {
       return onMissingKey(plan, key, scope, invocation);
     }
     IdempotencyStore store = config.store(plan.storeName);
-    String storedKey = StoredKeys.compose(plan.name, scope, key, store.maxKeyLength());
+    String storedKey = StoredKeys.compose(plan.name, scope, key, store.keyRules());
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
     String owner = takeOwner();

@@ -4,6 +4,7 @@ import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -210,8 +211,8 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public int maxKeyLength() {
-    return Math.min(near.maxKeyLength(), far.maxKeyLength());
+  public StoreKeyRules keyRules() {
+    return near.keyRules().strictest(far.keyRules());
   }
 
   /**

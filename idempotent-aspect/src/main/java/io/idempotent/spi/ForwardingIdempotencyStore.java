@@ -95,7 +95,7 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public int maxKeyLength() {
-    return delegate.maxKeyLength();
+  public StoreKeyRules keyRules() {
+    return delegate.keyRules();
   }
 }

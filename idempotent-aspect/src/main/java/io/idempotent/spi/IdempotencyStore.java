@@ -112,8 +112,13 @@ public interface IdempotencyStore extends AutoCloseable {
   @Override
   default void close() {}
 
-  /** The longest key this store accepts; the engine hashes longer keys deterministically to fit. */
-  default int maxKeyLength() {
-    return Integer.MAX_VALUE;
+  /**
+   * The keys this store keeps exactly as given: their longest length and the characters it cannot hold.
+   * The engine and one-time tokens compose every key they pass to obey these rules (escaping what the store
+   * cannot hold, hashing what is too long), so the store keeps the key as it is and encodes nothing itself;
+   * it may refuse a key that breaks them ({@link StoreKeyRules#requireAccepted}). The default takes every key.
+   */
+  default StoreKeyRules keyRules() {
+    return StoreKeyRules.any();
   }
 }

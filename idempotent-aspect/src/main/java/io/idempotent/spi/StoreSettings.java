@@ -1,8 +1,8 @@
 package io.idempotent.spi;
 
 import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.internal.ConfigText;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -60,6 +60,11 @@ public final class StoreSettings {
     return get(key).orElse(defaultValue);
   }
 
+  /**
+   * A whole number, or {@code defaultValue} when the setting is absent or blank.
+   *
+   * @throws IdempotencyConfigurationException naming {@code idempotent.<store>.<key>} and the bad value
+   */
   public int getInt(String key, int defaultValue) {
     Optional<String> v = get(key);
     if (v.isEmpty()) {
@@ -84,21 +89,32 @@ public final class StoreSettings {
     }
   }
 
+  /**
+   * An ISO-8601 duration, or {@code defaultValue} when the setting is absent or blank.
+   *
+   * @throws IdempotencyConfigurationException naming {@code idempotent.<store>.<key>} and the bad value
+   */
   public Duration getDuration(String key, Duration defaultValue) {
-    Optional<String> v = get(key);
-    if (v.isEmpty()) {
-      return defaultValue;
-    }
-    try {
-      return Duration.parse(v.get());
-    } catch (DateTimeParseException e) {
-      throw invalid(key, v.get(), "an ISO-8601 duration such as PT30S");
-    }
+    Duration d = ConfigText.duration(values.get(normalize(key)), property(key));
+    return d == null ? defaultValue : d;
+  }
+
+  /**
+   * {@code true} or {@code false} (in any case), or {@code defaultValue} when the setting is absent or blank.
+   *
+   * @throws IdempotencyConfigurationException naming {@code idempotent.<store>.<key>} and the bad value
+   */
+  public boolean getBoolean(String key, boolean defaultValue) {
+    Boolean b = ConfigText.bool(values.get(normalize(key)), property(key));
+    return b == null ? defaultValue : b;
   }
 
   private IdempotencyConfigurationException invalid(String key, String value, String expected) {
-    return new IdempotencyConfigurationException(
-        "Property idempotent." + storeName + "." + key + " is '" + value + "'; expected " + expected);
+    return ConfigText.invalid(property(key), value, expected);
+  }
+
+  private String property(String key) {
+    return "Property idempotent." + storeName + "." + key;
   }
 
   /** The keys present, for diagnostics; values are left out as they may hold secrets. */

@@ -1,6 +1,7 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.OutcomeFields;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -90,13 +91,13 @@ abstract class Dialect {
     return "40001".equals(sqlState) || "40P01".equals(sqlState);
   }
 
-  final int complete(Connection c, String storedKey, String owner, OutcomeColumns o, long ttlMicros) {
+  final int complete(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
     try (PreparedStatement ps = completeSql.prepare(c)) {
       completeSql.set(ps, "key", storedKey);
       completeSql.set(ps, "owner", owner);
       completeSql.set(ps, "ttl", ttlMicros);
       completeSql.set(ps, "kind", o.kind());
-      completeSql.set(ps, "json", o.resultJson());
+      completeSql.set(ps, "json", o.json());
       completeSql.set(ps, "failureType", o.failureType());
       completeSql.set(ps, "failureMessage", o.failureMessage());
       return ps.executeUpdate();

@@ -22,8 +22,8 @@ final class H2Dialect extends Dialect {
   H2Dialect(TableName table) {
     super(table);
     String t = table.qualified();
-    mergeSql = NamedSql.of("MERGE INTO " + t + " AS r USING (VALUES (CAST(:key AS VARCHAR(" + StoredKeyEncoding.COLUMN_LENGTH
-        + ")))) AS s(k) ON r.idempotency_key = s.k"
+    mergeSql = NamedSql.of("MERGE INTO " + t + " AS r USING (VALUES (CAST(:key AS VARCHAR("
+        + JdbiIdempotencyStore.MAX_KEY_LENGTH + ")))) AS s(k) ON r.idempotency_key = s.k"
         + " WHEN MATCHED AND r.expires_at <= " + now() + " THEN UPDATE SET"
         + " taken_over = (r.state = 'IN_PROGRESS'), fingerprint = :fingerprint, state = 'IN_PROGRESS',"
         + " owner_token = :owner, lease_until = " + deadline("lease") + ", expires_at = " + deadline("lease") + ","

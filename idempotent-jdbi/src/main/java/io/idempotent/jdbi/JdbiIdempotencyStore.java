@@ -5,7 +5,9 @@ import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.System.Logger.Level;
 import java.sql.SQLException;
@@ -38,18 +40,22 @@ import org.jdbi.v3.core.Jdbi;
  * PostgreSQL and MariaDB the claim is that one statement; MySQL follows it with a read, and H2 reads
  * first, writes with one {@code MERGE} that leaves a live row alone, and reads again (see
  * docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
- * still holds it. Keys longer than
- * {@link #maxKeyLength()} are hashed by the engine; keys with characters no database can store (U+0000,
- * lone surrogates) are escaped injectively. See {@link TransactionMode} for how writes relate to the
- * caller's own transaction.
+ * still holds it. Keys are kept as given; the engine composes them to obey {@link #KEY_RULES} (at most
+ * {@value #MAX_KEY_LENGTH} characters, no U+0000, which PostgreSQL text cannot hold, and no lone surrogate,
+ * which no driver sends as it is), and the store refuses a key that does not. See {@link TransactionMode}
+ * for how writes relate to the caller's own transaction.
  *
  * <p>Thread-safe. {@link #close()} closes only what the store itself opened (a pool made by
  * {@link JdbiStoreProvider}, a purge scheduler), never a {@code Jdbi} or {@code DataSource} passed in.
  */
 public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
-  /** The longest key accepted unhashed, in characters. */
-  public static final int MAX_KEY_LENGTH = StoredKeyEncoding.COLUMN_LENGTH;
+  /** The longest key kept, in characters: the length of the key column. */
+  public static final int MAX_KEY_LENGTH = 255;
+
+  /** The keys the table keeps as given ({@link #keyRules()}). */
+  public static final StoreKeyRules KEY_RULES =
+      StoreKeyRules.any().maxChars(MAX_KEY_LENGTH).withoutNul().withoutLoneSurrogates();
 
   private static final System.Logger LOG = System.getLogger("io.idempotent.jdbi");
   private static final int CLAIM_ATTEMPTS = 20;
@@ -212,7 +218,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
-        StoredKeyEncoding.encode(key), key, fingerprint, owner, micros(lease));
+        KEY_RULES.requireAccepted(key), key, fingerprint, owner, micros(lease));
     if (mode == TransactionMode.JOINED) {
       Optional<Handle> joined = transactions.current(); // refuses an ambiguous thread before the method runs
       if (joined.isPresent() && transactions.isJoined(joined.get(), request.storedKey())) {
@@ -257,8 +263,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   }
 
   private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean join) {
-    OutcomeColumns columns = OutcomeColumns.of(outcome); // encodes first: a failure leaves the row untouched
-    String storedKey = StoredKeyEncoding.encode(key);
+    OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
+    String storedKey = KEY_RULES.requireAccepted(key);
     long ttlMicros = micros(ttl);
     if (join) {
       Handle h;
@@ -339,7 +345,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * writes a second time, or without their record.
    */
   private boolean completeInCallersTransaction(
-      Handle h, String storedKey, String owner, OutcomeColumns columns, long ttlMicros) {
+      Handle h, String storedKey, String owner, OutcomeFields columns, long ttlMicros) {
     int updated;
     try {
       updated = dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros);
@@ -368,19 +374,19 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public boolean release(String key, String owner) {
-    String storedKey = StoredKeyEncoding.encode(key);
+    String storedKey = KEY_RULES.requireAccepted(key);
     return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
-    String storedKey = StoredKeyEncoding.encode(key);
+    String storedKey = KEY_RULES.requireAccepted(key);
     return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    String storedKey = StoredKeyEncoding.encode(key);
+    String storedKey = KEY_RULES.requireAccepted(key);
     StoredRow row = repeating(c -> dialect.find(c, storedKey));
     return Optional.ofNullable(row).map(r -> r.toRecord(key));
   }
@@ -413,8 +419,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   }
 
   @Override
-  public int maxKeyLength() {
-    return MAX_KEY_LENGTH;
+  public StoreKeyRules keyRules() {
+    return KEY_RULES;
   }
 
   /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */

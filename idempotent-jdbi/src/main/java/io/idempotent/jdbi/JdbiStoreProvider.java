@@ -79,8 +79,8 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     } catch (IllegalArgumentException e) {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.table: " + e.getMessage());
     }
-    boolean createSchema = bool(settings.get("create-schema", "true"), "create-schema");
-    boolean requireTransaction = bool(settings.get("require-transaction", "true"), "require-transaction");
+    boolean createSchema = settings.getBoolean("create-schema", true);
+    boolean requireTransaction = settings.getBoolean("require-transaction", true);
     boolean relaxedClaims = claimDurability(settings.get("claim-durability", "durable"));
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
@@ -130,13 +130,5 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     }
     throw new IdempotencyConfigurationException(
         "Property idempotent.jdbi.claim-durability is '" + value + "'; expected durable or relaxed");
-  }
-
-  private static boolean bool(String value, String key) {
-    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(value);
-    }
-    throw new IdempotencyConfigurationException(
-        "Property idempotent.jdbi." + key + " is '" + value + "'; expected true or false");
   }
 }

@@ -176,16 +176,16 @@ final class MySqlDialect extends Dialect {
         long length = rs.getLong(2);
         String actual = rs.getString(3);
         boolean primary = "PRI".equalsIgnoreCase(rs.getString(4)) && rs.getInt(5) == 1;
-        if ("varchar".equalsIgnoreCase(type) && length >= StoredKeyEncoding.COLUMN_LENGTH
+        if ("varchar".equalsIgnoreCase(type) && length >= JdbiIdempotencyStore.MAX_KEY_LENGTH
             && collation.equalsIgnoreCase(actual) && primary) {
           return null;
         }
         String t = table.qualified();
         return "its idempotency_key column is " + type + "(" + length + ") COLLATE " + actual
             + (primary ? "" : " and not the table's whole primary key") + "; it must be VARCHAR("
-            + StoredKeyEncoding.COLUMN_LENGTH + ") COLLATE " + collation + " (which compares case and trailing"
+            + JdbiIdempotencyStore.MAX_KEY_LENGTH + ") COLLATE " + collation + " (which compares case and trailing"
             + " spaces exactly) and the primary key. Fix: ALTER TABLE " + t + " MODIFY idempotency_key VARCHAR("
-            + StoredKeyEncoding.COLUMN_LENGTH + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
+            + JdbiIdempotencyStore.MAX_KEY_LENGTH + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
             + (primary ? "" : "; ALTER TABLE " + t + " DROP PRIMARY KEY, ADD PRIMARY KEY (idempotency_key)")
             + (primary ? "" : " (drop only an existing primary key)");
       }

@@ -123,7 +123,7 @@ final class PostgresDialect extends Dialect {
         boolean primary = rs.getBoolean(4);
         boolean typeOk = "text".equals(type) || "character varying".equals(type)
             || type.startsWith("character varying(") && Integer.parseInt(type.substring(18, type.length() - 1))
-                >= StoredKeyEncoding.COLUMN_LENGTH;
+                >= JdbiIdempotencyStore.MAX_KEY_LENGTH;
         if (typeOk && deterministic && primary) {
           return null;
         }

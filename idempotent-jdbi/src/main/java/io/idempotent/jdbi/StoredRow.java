@@ -1,8 +1,8 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.RecordState;
-import io.idempotent.spi.StoredOutcome;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -17,10 +17,7 @@ record StoredRow(
     String fingerprint,
     String owner,
     boolean takenOver,
-    String outcomeKind,
-    String resultJson,
-    String failureType,
-    String failureMessage,
+    OutcomeFields outcome,
     long expiresInMicros) {
 
   /**
@@ -43,10 +40,8 @@ record StoredRow(
         rs.getString(first + 1),
         rs.getString(first + 2),
         rs.getBoolean(first + 3),
-        rs.getString(first + 4),
-        rs.getString(first + 5),
-        rs.getString(first + 6),
-        rs.getString(first + 7),
+        new OutcomeFields(rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
+            rs.getString(first + 7)),
         rs.getLong(first + 8));
   }
 
@@ -59,16 +54,7 @@ record StoredRow(
   IdempotencyRecord toRecord(String key) {
     IdempotencyRecord r = state == RecordState.IN_PROGRESS
         ? IdempotencyRecord.inProgress(key, fingerprint, owner)
-        : IdempotencyRecord.completed(key, fingerprint, outcome());
+        : IdempotencyRecord.completed(key, fingerprint, outcome.toOutcome());
     return r.withExpiresIn(Duration.ofNanos(Math.max(0, expiresInMicros) * 1_000));
-  }
-
-  private StoredOutcome outcome() {
-    StoredOutcome.Kind kind = StoredOutcome.Kind.valueOf(outcomeKind);
-    return switch (kind) {
-      case VALUE -> StoredOutcome.valueJson(resultJson);
-      case NULL -> StoredOutcome.nullValue();
-      case FAILURE -> StoredOutcome.failure(failureType, failureMessage, resultJson);
-    };
   }
 }

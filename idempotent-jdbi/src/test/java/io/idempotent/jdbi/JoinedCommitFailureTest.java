@@ -42,7 +42,7 @@ class JoinedCommitFailureTest {
     JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String order = "order-" + UUID.randomUUID();
-    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.KEY_RULES);
     AtomicInteger runs = new AtomicInteger();
 
     // two rows with one reference: accepted by each INSERT, refused at COMMIT
@@ -61,7 +61,7 @@ class JoinedCommitFailureTest {
     JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String order = "order-" + UUID.randomUUID();
-    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    String storedKey = StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.KEY_RULES);
     AtomicInteger runs = new AtomicInteger();
 
     try (Handle h = jdbi.open()) {
@@ -79,7 +79,7 @@ class JoinedCommitFailureTest {
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     String failed = "order-" + UUID.randomUUID();
     String next = "order-" + UUID.randomUUID();
-    String failedKey = StoredKeys.compose(NAME, null, failed, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    String failedKey = StoredKeys.compose(NAME, null, failed, JdbiIdempotencyStore.KEY_RULES);
     AtomicInteger runs = new AtomicInteger();
     List<String> afterCommit = new CopyOnWriteArrayList<>();
 

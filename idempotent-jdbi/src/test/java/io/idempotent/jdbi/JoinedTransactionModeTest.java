@@ -40,7 +40,7 @@ class JoinedTransactionModeTest {
   }
 
   private static String storedKey(String key) {
-    return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.KEY_RULES);
   }
 
   @ParameterizedTest

@@ -79,7 +79,7 @@ class PoolAutoCommitTest {
         }
         assertThat(runs).hasValue(1);
         assertThat(events).doesNotContain(IdempotencyEvent.Type.LEASE_LOST, IdempotencyEvent.Type.STORE_ERROR);
-        String storedKey = StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+        String storedKey = StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.KEY_RULES);
         assertThat(store.find(storedKey).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
         // seen from a connection that has nothing to do with the store
         assertThat(rows(db, table)).isEqualTo(1);

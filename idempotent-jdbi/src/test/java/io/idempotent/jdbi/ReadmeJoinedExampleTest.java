@@ -40,7 +40,7 @@ class ReadmeJoinedExampleTest {
   private static String storedKey(String orderId) {
     // the default name: declaring class, method and erased parameter types
     return StoredKeys.compose(Orders.class.getName() + ".create(Handle, String)", null, orderId,
-        JdbiIdempotencyStore.MAX_KEY_LENGTH);
+        JdbiIdempotencyStore.KEY_RULES);
   }
 
   @ParameterizedTest

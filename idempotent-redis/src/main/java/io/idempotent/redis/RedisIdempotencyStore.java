@@ -1,9 +1,12 @@
 package io.idempotent.redis;
 
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.internal.Hashing;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.OutcomeFields;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,7 +31,8 @@ import redis.clients.jedis.UnifiedJedis;
  * }</pre>
  *
  * <p><b>Record layout.</b> The Redis key is the namespace prefix (default {@value #DEFAULT_PREFIX})
- * followed by the store key; keys longer than {@link Builder#maxKeyLength(int)} are hashed. The hash has
+ * followed by the store key as given; the engine hashes keys longer than {@link Builder#maxKeyLength(int)}
+ * before they reach the store ({@link #keyRules()}), and the store refuses longer ones. The hash has
  * the fields {@code state}, {@code fingerprint}, {@code owner} and {@code lease_ms} while in progress, and
  * {@code state}, {@code fingerprint}, {@code kind}, {@code json}, {@code failure_type},
  * {@code failure_message} once completed. A completed record expires after its TTL. An in-progress record
@@ -62,15 +66,15 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   private final UnifiedJedis redis;
   private final boolean ownsClient;
   private final String prefix;
-  private final int maxKeyLength;
+  private final StoreKeyRules keyRules;
   private final RedisKeys keys;
 
   private RedisIdempotencyStore(UnifiedJedis redis, boolean ownsClient, String prefix, int maxKeyLength) {
     this.redis = redis;
     this.ownsClient = ownsClient;
     this.prefix = prefix;
-    this.maxKeyLength = maxKeyLength;
-    this.keys = new RedisKeys(prefix, maxKeyLength);
+    this.keyRules = StoreKeyRules.any().maxChars(maxKeyLength);
+    this.keys = new RedisKeys(prefix);
   }
 
   public static Builder builder() {
@@ -82,9 +86,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
-    List<?> reply = (List<?>) LuaScript.CLAIM.run(redis, keys.of(key),
-        List.of(RedisKeys.bytes(fingerprint), RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
-            ascii(graceMillis(leaseMillis))));
+    List<?> reply = (List<?>) LuaScript.CLAIM.run(redis, redisKey(key),
+        List.of(Hashing.exactUtf8(fingerprint), Hashing.exactUtf8(owner), ascii(leaseMillis),
+            ascii(keepMillis(leaseMillis)), ascii(graceMillis(leaseMillis))));
     String status = text(reply.get(0));
     return switch (status) {
       case "ACQUIRED" -> ClaimResult.acquired();
@@ -99,32 +103,35 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(outcome, "outcome");
     long ttlMillis = millis(ttl, "ttl");
-    List<byte[]> fields = OutcomeFields.of(outcome); // may throw IdempotencyResultException: nothing written
-    List<byte[]> args = new ArrayList<>(fields.size() + 2);
-    args.add(RedisKeys.bytes(owner));
+    OutcomeFields fields = OutcomeFields.of(outcome); // may throw IdempotencyResultException: nothing written
+    List<byte[]> args = new ArrayList<>(10);
+    args.add(Hashing.exactUtf8(owner));
     args.add(ascii(ttlMillis));
-    args.addAll(fields);
-    return done(LuaScript.COMPLETE.run(redis, keys.of(key), args));
+    field(args, "kind", fields.kind());
+    field(args, "json", fields.json());
+    field(args, "failure_type", fields.failureType());
+    field(args, "failure_message", fields.failureMessage());
+    return done(LuaScript.COMPLETE.run(redis, redisKey(key), args));
   }
 
   @Override
   public boolean release(String key, String owner) {
     Objects.requireNonNull(owner, "owner");
-    return done(LuaScript.RELEASE.run(redis, keys.of(key), List.of(RedisKeys.bytes(owner))));
+    return done(LuaScript.RELEASE.run(redis, redisKey(key), List.of(Hashing.exactUtf8(owner))));
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
-    return done(LuaScript.RENEW.run(redis, keys.of(key),
-        List.of(RedisKeys.bytes(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
+    return done(LuaScript.RENEW.run(redis, redisKey(key),
+        List.of(Hashing.exactUtf8(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
             ascii(graceMillis(leaseMillis)))));
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    Object reply = LuaScript.FIND.run(redis, keys.of(key), List.of());
+    Object reply = LuaScript.FIND.run(redis, redisKey(key), List.of());
     return reply == null ? Optional.empty() : Optional.of(record(key, (List<?>) reply));
   }
 
@@ -138,8 +145,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   }
 
   @Override
-  public int maxKeyLength() {
-    return maxKeyLength;
+  public StoreKeyRules keyRules() {
+    return keyRules;
   }
 
   /** The namespace prefix of this store's Redis keys. */
@@ -162,7 +169,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
   /** The Redis key of a store key, for tools and tests that look at Redis directly. */
   public byte[] redisKey(String key) {
-    return keys.of(key);
+    return keys.of(keyRules.requireAccepted(key));
   }
 
   /** Closes the connection pool if this store opened it; a client passed to the builder is left open. */
@@ -189,12 +196,21 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
       throw malformed("record", "state " + state);
     }
     try {
-      StoredOutcome outcome = OutcomeFields.read(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6)));
+      StoredOutcome outcome =
+          new OutcomeFields(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6))).toOutcome();
       IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome);
       // the remaining TTL by Redis's clock, so a cache in front never keeps a copy longer
       return f.size() > 7 && f.get(7) instanceof Long ms && ms >= 0 ? record.withExpiresIn(Duration.ofMillis(ms)) : record;
     } catch (IllegalArgumentException e) {
       throw malformed("record", e.getMessage());
+    }
+  }
+
+  /** Adds the hash field {@code name} with {@code value} to {@code args}, unless the value is null. */
+  private static void field(List<byte[]> args, String name, String value) {
+    if (value != null) {
+      args.add(name.getBytes(StandardCharsets.US_ASCII));
+      args.add(value.getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -354,11 +370,15 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
       return this;
     }
 
-    /** Longest key kept as it is, in characters; the engine and the store hash longer ones (default 1024). */
+    /**
+     * Longest key kept, in characters (default 1024): the engine hashes longer keys before they reach the
+     * store, and the store refuses longer keys from other callers ({@link RedisIdempotencyStore#keyRules()}).
+     */
     public Builder maxKeyLength(int maxKeyLength) {
-      if (maxKeyLength < 64 || maxKeyLength > MAX_KEY_LENGTH_LIMIT) {
+      if (maxKeyLength < StoreKeyRules.MIN_LENGTH || maxKeyLength > MAX_KEY_LENGTH_LIMIT) {
         throw new IllegalArgumentException(
-            "maxKeyLength must be between 64 and " + MAX_KEY_LENGTH_LIMIT + ", was " + maxKeyLength);
+            "maxKeyLength must be between " + StoreKeyRules.MIN_LENGTH + " and " + MAX_KEY_LENGTH_LIMIT + ", was "
+                + maxKeyLength);
       }
       this.maxKeyLength = maxKeyLength;
       return this;

@@ -5,7 +5,6 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * Provides the Redis store as {@code redis}, on a connection pool built from properties under
@@ -50,7 +49,7 @@ public final class RedisStoreProvider implements IdempotencyStoreProvider {
           .port(port)
           .database(settings.getInt("database", 0))
           .timeout(settings.getDuration("timeout", Duration.ofSeconds(2)))
-          .ssl(bool(settings, "ssl"))
+          .ssl(settings.getBoolean("ssl", false))
           .poolSize(settings.getInt("pool-size", RedisIdempotencyStore.DEFAULT_POOL_SIZE))
           .maxKeyLength(settings.getInt("max-key-length", RedisIdempotencyStore.DEFAULT_MAX_KEY_LENGTH));
       settings.get("user").ifPresent(b::user);
@@ -72,15 +71,4 @@ public final class RedisStoreProvider implements IdempotencyStoreProvider {
     return store;
   }
 
-  private static boolean bool(StoreSettings settings, String key) {
-    Optional<String> v = settings.get(key);
-    if (v.isEmpty()) {
-      return false;
-    }
-    if (v.get().equalsIgnoreCase("true") || v.get().equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(v.get());
-    }
-    throw new IdempotencyConfigurationException(
-        "Property idempotent.redis." + key + " is '" + v.get() + "'; expected true or false");
-  }
 }

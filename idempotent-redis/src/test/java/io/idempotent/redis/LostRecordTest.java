@@ -64,7 +64,7 @@ class LostRecordTest {
 
   /** Redis loses the record of {@code key}, as eviction or a restart without persistence would. */
   private void lose(String key) {
-    byte[] redisKey = storeA.redisKey(StoredKeys.compose(NS, null, key, storeA.maxKeyLength()));
+    byte[] redisKey = storeA.redisKey(StoredKeys.compose(NS, null, key, storeA.keyRules()));
     assertThat(redis.del(redisKey)).as("the record existed").isEqualTo(1);
   }
 
@@ -141,7 +141,7 @@ class LostRecordTest {
     finishFirst.countDown();
     assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("first");
     assertThat(eventTypes()).contains(IdempotencyEvent.Type.LEASE_LOST);
-    String storedKey = StoredKeys.compose(NS, null, "order-2", storeA.maxKeyLength());
+    String storedKey = StoredKeys.compose(NS, null, "order-2", storeA.keyRules());
     assertThat(storeA.find(storedKey).orElseThrow().state()).as("the duplicate still holds the key")
         .isEqualTo(RecordState.IN_PROGRESS);
 

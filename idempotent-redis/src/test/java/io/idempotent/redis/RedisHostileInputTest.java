@@ -3,7 +3,9 @@ package io.idempotent.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.testkit.HostileInputContract;
 import java.time.Duration;
@@ -35,10 +37,24 @@ class RedisHostileInputTest extends HostileInputContract {
 
   @Test
   void keysOf100kB_becomeADigestAsTheRedisKey() {
-    String direct = key("x".repeat(100_000));
-    assertThat(redis.claim(direct, "fp", owner(), LONG).claimed()).isTrue();
-    assertThat(redis.redisKey(direct).length).as("the Redis key is a digest, not 100 kB").isLessThan(200);
-    assertThat(redis.find(direct).orElseThrow().key()).isEqualTo(direct);
+    String ns = key("digest");
+    String longKey = "x".repeat(100_000);
+    idempotency.call(ns, String.class).key(longKey).run(() -> "done");
+    String stored = StoredKeys.compose(ns, null, longKey, redis.keyRules());
+    byte[] redisKey = redis.redisKey(stored);
+    assertThat(redisKey.length).as("the Redis key is a digest, not 100 kB").isLessThan(200);
+    try (JedisPooled client = TestRedis.client()) {
+      assertThat(client.exists(redisKey)).isTrue();
+    }
+  }
+
+  @Test
+  void keysWithNulAndLoneSurrogates_areKeptInTheRedisKeyAsGiven() {
+    String stored = StoredKeys.compose(key("raw"), null, "a\u0000\uD800", redis.keyRules());
+    assertThat(stored).endsWith("|a\u0000\uD800");
+    byte[] redisKey = redis.redisKey(stored);
+    byte[] tail = java.util.Arrays.copyOfRange(redisKey, redisKey.length - 5, redisKey.length);
+    assertThat(tail).containsExactly('a', 0, 0xED, 0xA0, 0x80);
   }
 
   @Test

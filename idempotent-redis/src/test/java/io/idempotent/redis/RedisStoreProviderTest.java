@@ -51,7 +51,7 @@ class RedisStoreProviderTest {
     values.put("ssl", "false");
     try (RedisIdempotencyStore store = (RedisIdempotencyStore) new RedisStoreProvider().create(settings(values))) {
       assertThat(store.prefix()).isEqualTo(prefix);
-      assertThat(store.maxKeyLength()).isEqualTo(200);
+      assertThat(store.keyRules().maxChars()).isEqualTo(200);
       assertThat(Idempotency.create(IdempotencyConfig.builder().store(store).build())
           .call("p", String.class).key("k").run(() -> "v")).isEqualTo("v");
     } finally {

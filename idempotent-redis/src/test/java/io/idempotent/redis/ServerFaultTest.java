@@ -92,7 +92,7 @@ class ServerFaultTest {
       Idempotency idempotency = engine(store);
       AtomicInteger runs = new AtomicInteger();
       idempotency.call("oom", String.class).key("done").run(() -> "done-" + runs.incrementAndGet());
-      String leased = StoredKeys.compose("oom", null, "leased", store.maxKeyLength());
+      String leased = StoredKeys.compose("oom", null, "leased", store.keyRules());
       assertThat(store.claim(leased, "fp", "owner-1", LONG).claimed()).isTrue();
       CountDownLatch running = new CountDownLatch(1);
       CountDownLatch finish = new CountDownLatch(1);
@@ -116,7 +116,7 @@ class ServerFaultTest {
       assertThat(store.renew(leased, "owner-1", LONG)).isTrue();
       finish.countDown();
       assertThat(inFlight.get(10, TimeUnit.SECONDS)).startsWith("running-");
-      String runningKey = StoredKeys.compose("oom", null, "running", store.maxKeyLength());
+      String runningKey = StoredKeys.compose("oom", null, "running", store.keyRules());
       assertThat(store.find(runningKey).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
       assertThat(store.release(leased, "owner-1")).isTrue();
       assertThat(runs).hasValue(2);
@@ -128,7 +128,7 @@ class ServerFaultTest {
     try (PrivateRedis server = PrivateRedis.launch("--maxmemory", "4mb", "--maxmemory-policy", "allkeys-lru");
         RedisIdempotencyStore store = server.store()) {
       Idempotency idempotency = engine(store);
-      String running = StoredKeys.compose("evict", null, "running", store.maxKeyLength());
+      String running = StoredKeys.compose("evict", null, "running", store.keyRules());
       assertThat(store.claim(running, "fp", "owner-1", LONG).claimed()).isTrue();
       String payload = "y".repeat(4_000);
       AtomicInteger runs = new AtomicInteger();

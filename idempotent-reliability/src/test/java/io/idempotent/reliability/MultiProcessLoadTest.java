@@ -87,7 +87,7 @@ class MultiProcessLoadTest {
         Map<String, Integer> rows = ledger.rowsPerKey(jdbi, run);
         long duplicated = rows.values().stream().mapToLong(n -> n - 1L).sum();
         long lost = load.keys() - rows.size();
-        String prefix = StoredKeys.compose(LedgerService.NAME, null, run + ":", JdbiIdempotencyStore.MAX_KEY_LENGTH);
+        String prefix = StoredKeys.compose(LedgerService.NAME, null, run + ":", JdbiIdempotencyStore.KEY_RULES);
         int completed = jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + Database.TABLE
                 + " WHERE idempotency_key LIKE :p AND state = 'COMPLETED'")
             .bind("p", prefix + "%").mapTo(Integer.class).one());

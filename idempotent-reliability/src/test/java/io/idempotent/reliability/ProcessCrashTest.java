@@ -57,7 +57,7 @@ class ProcessCrashTest {
       try (WorkerProcess victim = WorkerProcess.start(options)) {
         victim.awaitLine("HOLDING " + HELD, Duration.ofMinutes(1));
         for (int i = 0; i < HELD; i++) {
-          String stored = StoredKeys.compose(LedgerService.NAME, null, options.heldKey(i), store.maxKeyLength());
+          String stored = StoredKeys.compose(LedgerService.NAME, null, options.heldKey(i), store.keyRules());
           assertThat(store.find(stored).orElseThrow().state()).as("held claim %d", i).isEqualTo(RecordState.IN_PROGRESS);
         }
         victim.kill();

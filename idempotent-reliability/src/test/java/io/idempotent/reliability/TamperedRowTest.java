@@ -132,7 +132,7 @@ class TamperedRowTest {
     }
     assertThat(targets.runs).hasValue(1);
 
-    String storedKey = StoredKeys.compose(tamper.method(), run, id, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    String storedKey = StoredKeys.compose(tamper.method(), run, id, JdbiIdempotencyStore.KEY_RULES);
     int updated = jdbi.withHandle(h -> h.createUpdate(
             "UPDATE " + Database.TABLE + " SET " + tamper.column() + " = :value WHERE idempotency_key = :key")
         .bind("value", tamper.value())

@@ -10,6 +10,7 @@ import io.idempotent.IdempotencyResultException;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keys, results and durations that could break a store: keys that only exact characters tell apart
- * (collations, escaping, NUL, lone surrogates, glob and SQL characters), keys far beyond the store's limit,
+ * (collations, escaping, NUL, lone surrogates, glob and SQL characters; composed for the store's
+ * {@link IdempotencyStore#keyRules()} as the engine composes them), keys far beyond the store's limit,
  * results that cannot be written, generic results, and durations as long as a {@link Duration} goes. A
  * store's test is a small subclass that says how to create the store; it may add tests of its own hostile
  * inputs (table names, foreign records under its prefix):
@@ -115,14 +117,15 @@ public abstract class HostileInputContract {
         "a?", "a\uFFFD", "o'neil", "o\"neil", "a\\", "a\\\\", "\\#abc", "*", "?", "[a]", "{tag}",
         "x'; DROP TABLE idempotency_record; --", "x; FLUSHALL", "é", "e\u0301", "ß", "ss", "İ", "i", "ключ-🔑", "");
     String o = owner();
+    String ns = key("exact");
     for (int i = 0; i < keys.size(); i++) {
-      String k = key(keys.get(i));
+      String k = StoredKeys.compose(ns, null, keys.get(i), store.keyRules());
       String json = "\"" + i + "\"";
       assertThat(store.claim(k, "fp", o, LONG).claimed()).as("claim #%d", i).isTrue();
       assertThat(store.complete(k, o, StoredOutcome.value(i, () -> json), LONG)).as("complete #%d", i).isTrue();
     }
     for (int i = 0; i < keys.size(); i++) {
-      String k = key(keys.get(i));
+      String k = StoredKeys.compose(ns, null, keys.get(i), store.keyRules());
       ClaimResult again = store.claim(k, "fp", owner(), LONG);
       assertThat(again.claimed()).as("again #%d", i).isFalse();
       assertThat(again.existing().outcome().json()).as("value #%d", i).isEqualTo("\"" + i + "\"");
@@ -130,9 +133,12 @@ public abstract class HostileInputContract {
     }
   }
 
-  /** Keys of 100 kB: the engine hashes them to fit, and so does the store for a caller that bypasses it. */
+  /**
+   * Keys of 100 kB: the engine hashes them to fit. A store that takes keys of any length keeps one from
+   * another caller as given; a store with a limit refuses it rather than keep something else.
+   */
   @Test
-  void keysOf100kB_areHashedToFit_andStayDistinct() {
+  void keysOf100kB_areHashedByTheEngine_andStayDistinct() {
     String base = key("x".repeat(100_000));
     String ns = key("long");
     AtomicInteger runs = new AtomicInteger();
@@ -143,13 +149,20 @@ public abstract class HostileInputContract {
     assertThat(idempotency.call(ns, String.class).key(base + "1").run(() -> "no" + runs.incrementAndGet()))
         .isEqualTo("one1");
     assertThat(runs).hasValue(2);
+    assertThat(store.find(StoredKeys.compose(ns, null, base + "2", store.keyRules())).orElseThrow().state())
+        .isEqualTo(RecordState.COMPLETED);
 
     String direct = base + "direct";
     String owner = owner();
-    assertThat(store.claim(direct, "fp", owner, LONG).claimed()).isTrue();
-    assertThat(store.claim(direct, "fp", owner(), LONG).claimed()).isFalse();
-    assertThat(store.claim(base + "direcT", "fp", owner, LONG).claimed()).isTrue();
-    assertThat(store.find(direct).orElseThrow().key()).isEqualTo(direct);
+    if (store.keyRules().accepts(direct)) {
+      assertThat(store.claim(direct, "fp", owner, LONG).claimed()).isTrue();
+      assertThat(store.claim(direct, "fp", owner(), LONG).claimed()).isFalse();
+      assertThat(store.claim(base + "direcT", "fp", owner, LONG).claimed()).isTrue();
+      assertThat(store.find(direct).orElseThrow().key()).isEqualTo(direct);
+    } else {
+      assertThatThrownBy(() -> store.claim(direct, "fp", owner, LONG)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageNotContaining("xxxxxxxx");
+    }
   }
 
   @Test
@@ -158,7 +171,7 @@ public abstract class HostileInputContract {
     assertThatThrownBy(() -> idempotency.call(ns, Object.class).key("k").run(Unserializable::new))
         .isInstanceOf(IdempotencyResultException.class)
         .hasMessageContaining("Unserializable");
-    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.maxKeyLength()))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.keyRules()))).isEmpty();
     assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> "fine").replayed()).isFalse();
   }
 

@@ -13,10 +13,12 @@ import io.idempotent.IdempotencyTokenException;
 import io.idempotent.IdempotentCall;
 import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
+import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Type;
 import java.math.BigInteger;
@@ -134,8 +136,12 @@ public abstract class IdempotencyStoreContract {
     }
   }
 
+  /**
+   * The stored key of {@code name} in a namespace of this test run, composed for the store's
+   * {@link IdempotencyStore#keyRules()} as the engine composes it.
+   */
   protected String key(String name) {
-    return "kit:" + run + ":" + name;
+    return StoredKeys.compose("kit:" + run, null, name, store.keyRules());
   }
 
   private static String owner() {
@@ -493,11 +499,36 @@ public abstract class IdempotencyStoreContract {
 
   @Test
   void keys_atTheStoresLimit_areAccepted() {
-    int max = Math.min(store.maxKeyLength(), 10_000);
+    StoreKeyRules rules = store.keyRules();
+    int max = Math.min(Math.min(rules.maxChars(), rules.maxUtf8Bytes()), 10_000);
     String k = key("");
     String longKey = k + "x".repeat(max - k.length());
     assertThat(store.claim(longKey, "fp", owner(), LONG).claimed()).isTrue();
-    assertThat(store.find(longKey)).isPresent();
+    assertThat(store.find(longKey).orElseThrow().key()).isEqualTo(longKey);
+  }
+
+  /**
+   * A key that breaks the store's rules (too long, or with a character it cannot hold) never reaches it
+   * from the engine; from another caller it is refused, never kept as something else. A key the rules
+   * allow is kept as given.
+   */
+  @Test
+  void keys_breakingTheStoresRules_areRefused_othersKeptAsGiven() {
+    StoreKeyRules rules = store.keyRules();
+    String stem = "kit:" + run + ":";
+    List<String> candidates = List.of(stem + "x".repeat(100_000), stem + "\u0000", stem + "a\u0000b",
+        stem + "a\uD800", stem + "\uDC00b", stem + "ж".repeat(40_000));
+    for (String k : candidates) {
+      String what = k.length() > 100 ? k.length() + " characters" : k;
+      if (rules.accepts(k)) {
+        assertThat(store.claim(k, "fp", owner(), LONG).claimed()).as("claim of %s", what).isTrue();
+        assertThat(store.find(k).orElseThrow().key()).as("find of %s", what).isEqualTo(k);
+      } else {
+        assertThatThrownBy(() -> store.claim(k, "fp", owner(), LONG)).as("claim of %s", what)
+            .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.find(k)).as("find of %s", what).isInstanceOf(IllegalArgumentException.class);
+      }
+    }
   }
 
   @Test
@@ -609,7 +640,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(executions).hasSize(keys);
     assertThat(executions.values()).allSatisfy(n -> assertThat(n.get()).as("executions per key").isEqualTo(1));
     assertThat(answers.values()).allSatisfy(n -> assertThat(n.get()).as("answered calls per key").isEqualTo(copies));
-    Optional<IdempotencyRecord> sample = store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k0", store.maxKeyLength()));
+    Optional<IdempotencyRecord> sample = store.find(StoredKeys.compose(ns, null, "k0", store.keyRules()));
     assertThat(sample).hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(RecordState.COMPLETED));
   }
 
@@ -763,7 +794,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longKeysDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-key-" + run;
-    String stem = "x".repeat(Math.min(store.maxKeyLength(), 10_000));
+    String stem = "x".repeat(Math.min(store.keyRules().maxChars(), 10_000));
     List<String> endings = List.of("\uD800", "\uD801", "\uDC00", "?", "\uFFFD");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).key(stem + ending));
   }
@@ -773,7 +804,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longScopesDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-scope-" + run;
-    String stem = "s".repeat(Math.min(store.maxKeyLength(), 10_000));
+    String stem = "s".repeat(Math.min(store.keyRules().maxChars(), 10_000));
     List<String> endings = List.of("\uDBFF", "\uDFFF", "?");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).scope(stem + ending).key("k"));
   }
@@ -846,6 +877,6 @@ public abstract class IdempotencyStoreContract {
       })).isInstanceOf(IdempotencyResultException.class);
     }
     assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
-    assertThat(store.find(io.idempotent.internal.StoredKeys.compose(ns, null, "k", store.maxKeyLength()))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.keyRules()))).isEmpty();
   }
 }

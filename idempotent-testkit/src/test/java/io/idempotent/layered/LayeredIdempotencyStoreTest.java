@@ -9,6 +9,7 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.OnInProgress;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.testkit.FakeTicker;
 import io.idempotent.testkit.InMemoryTestStore;
@@ -149,7 +150,7 @@ class LayeredIdempotencyStoreTest {
   }
 
   private static String storedKey(String key) {
-    return io.idempotent.internal.StoredKeys.compose("orders", null, key, Integer.MAX_VALUE);
+    return io.idempotent.internal.StoredKeys.compose("orders", null, key, StoreKeyRules.any());
   }
 
   private static String fingerprint(String key) {

@@ -9,6 +9,7 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -101,8 +102,8 @@ class CallSitesTest {
   void veryLongKey_isHashedToFitTheStore_andStaysDistinct() {
     InMemoryTestStore store = new InMemoryTestStore() {
       @Override
-      public int maxKeyLength() {
-        return 64;
+      public StoreKeyRules keyRules() {
+        return StoreKeyRules.any().maxChars(64);
       }
     };
     Idempotency.install(IdempotencyConfig.builder().store(store).build());

@@ -14,6 +14,7 @@ import io.idempotent.MissingKeyPolicy;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +43,7 @@ class StateMachineTest {
 
   /** {@code method} with its parameter types, as the default name has them: {@code charge(String, long)}. */
   private static String storedKey(String method, String key) {
-    return StoredKeys.compose(PaymentService.class.getName() + "." + method, null, key, Integer.MAX_VALUE);
+    return StoredKeys.compose(PaymentService.class.getName() + "." + method, null, key, StoreKeyRules.any());
   }
 
   // row: no live record -> claim atomically, run, store COMPLETED + result, return it

@@ -51,7 +51,7 @@ class LayeredJoinedModeTest {
   }
 
   private static String storedKey(String order) {
-    return StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    return StoredKeys.compose(NAME, null, order, JdbiIdempotencyStore.KEY_RULES);
   }
 
   @ParameterizedTest

@@ -54,7 +54,7 @@ class LayeredReplayTest {
   }
 
   private static String storedKey(String key) {
-    return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.MAX_KEY_LENGTH);
+    return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.KEY_RULES);
   }
 
   @ParameterizedTest
