@@ -5,6 +5,8 @@
 # Output: benchmarks/results/<profile>.json (JMH), <profile>-heap.json, <profile>-environment.txt and
 # <profile>.md (the tables, made from the JSON by ResultsTable). Extra arguments go to JMH, e.g. a
 # benchmark name pattern: bash benchmarks/run.sh quick InMemoryBenchmark
+# BENCH_RESULTS=<name> writes benchmarks/results/<name>.* instead of <profile>.* (a run of some benchmarks
+# only, kept apart from the complete runs): BENCH_RESULTS=http bash benchmarks/run.sh full HttpFilterBenchmark
 set -euo pipefail
 profile="${1:-quick}"
 shift || true
@@ -19,6 +21,7 @@ if [ "${BENCH_NO_BUILD:-}" != "1" ]; then
 fi
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
+name="${BENCH_RESULTS:-$profile}"
 mkdir -p "$out"
 {
   echo "profile:  $profile"
@@ -27,10 +30,10 @@ mkdir -p "$out"
   echo "jdk:      $(java -version 2>&1 | head -1)"
   echo "postgres: $(PGPASSWORD=idempotent psql -h 127.0.0.1 -U idempotent -d idempotent_test -tAc 'SHOW server_version' 2>/dev/null || echo unknown)"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-} > "$out/$profile-environment.txt"
-java -jar "$jar" -prof gc -rf json -rff "$out/$profile.json" "${options[@]}" "$@" | tee "$out/$profile.log"
-echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/$profile-environment.txt"
-java -Xms1g -Xmx1g -XX:+UseSerialGC -cp "$jar" io.idempotent.benchmarks.RetainedHeap > "$out/$profile-heap.json"
-java -cp "$jar" io.idempotent.benchmarks.ResultsTable "$out/$profile.json" "$out/$profile-heap.json" \
-  "$out/$profile-environment.txt" > "$out/$profile.md"
-echo "tables: $out/$profile.md"
+} > "$out/$name-environment.txt"
+java -jar "$jar" -prof gc -rf json -rff "$out/$name.json" "${options[@]}" "$@" | tee "$out/$name.log"
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/$name-environment.txt"
+java -Xms1g -Xmx1g -XX:+UseSerialGC -cp "$jar" io.idempotent.benchmarks.RetainedHeap > "$out/$name-heap.json"
+java -cp "$jar" io.idempotent.benchmarks.ResultsTable "$out/$name.json" "$out/$name-heap.json" \
+  "$out/$name-environment.txt" > "$out/$name.md"
+echo "tables: $out/$name.md"

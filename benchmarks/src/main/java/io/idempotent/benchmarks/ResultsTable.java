@@ -160,6 +160,7 @@ public final class ResultsTable {
     contention();
     purge();
     redis();
+    http();
     out.println();
   }
 
@@ -190,6 +191,18 @@ public final class ResultsTable {
     String rr = "RedisBenchmark.replay";
     row("Redis", "Redis replay / layered near-hit replay (times cheaper)", rr, "impl=idempotent", rr,
         "impl=layeredCaffeineOverRedis", null, 0, 0);
+  }
+
+  /** The servlet filter per HTTP request, against the same endpoint without it, on each store. */
+  private void http() {
+    String b = "HttpFilterBenchmark.";
+    for (String store : new String[] {"caffeine", "postgres"}) {
+      String name = store.equals("caffeine") ? "Caffeine" : "PostgreSQL";
+      row("HTTP filter", "replay through the filter (" + name + ") / bare endpoint", b + "filterReplay",
+          "store=" + store, b + "bare", "store=" + store, store.equals("caffeine") ? "≤" : null, 1.5, 0);
+      row("HTTP filter", "first request through the filter (" + name + ") / bare endpoint", b + "filterFirst",
+          "store=" + store, b + "bare", "store=" + store, null, 0, 0);
+    }
   }
 
   private static String verdict(Value r, String op, double goal) {

@@ -21,7 +21,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Runs every benchmark for one short iteration in this JVM, so that a change that breaks one (a
  * failing setup, a replay that runs the method, a round with two executions, a woven call that no
  * longer works) fails the build. Says nothing about speed. PostgreSQL benchmarks need the test server;
- * without it they are left out, unless {@code idempotent.requireServers=true}, which makes it a failure.
+ * without it they are left out (the HTTP filter runs on Caffeine only), unless
+ * {@code idempotent.requireServers=true}, which makes it a failure.
  */
 class BenchmarkSmokeTest {
 
@@ -43,7 +44,10 @@ class BenchmarkSmokeTest {
       Map.entry("ScalingBenchmark.threads16", 2),
       Map.entry("ContentionBenchmark.round", 3),
       Map.entry("PurgeBenchmark.quiet", 1),
-      Map.entry("PurgeBenchmark.purging", 1));
+      Map.entry("PurgeBenchmark.purging", 1),
+      Map.entry("HttpFilterBenchmark.bare", HttpFilterBenchmark.Store.values().length),
+      Map.entry("HttpFilterBenchmark.filterFirst", HttpFilterBenchmark.Store.values().length),
+      Map.entry("HttpFilterBenchmark.filterReplay", HttpFilterBenchmark.Store.values().length));
 
   @Test
   void everyBenchmark_runsOneShortIteration_andPassesItsOwnChecks() throws RunnerException {
@@ -64,8 +68,9 @@ class BenchmarkSmokeTest {
         options.exclude("RedisBenchmark");
       }
     } else {
-      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Sql|ResultKeeping)Benchmark")
-          .param("db", "h2file", "h2mem");
+      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Sql|ResultKeeping|HttpFilter)Benchmark")
+          .param("db", "h2file", "h2mem")
+          .param("store", HttpFilterBenchmark.Store.caffeine.name());
     }
 
     Collection<RunResult> results = new Runner(options.build()).run();
@@ -82,9 +87,9 @@ class BenchmarkSmokeTest {
       expected.keySet().removeIf(k -> k.startsWith("Redis"));
     }
     if (!postgres) {
-      expected.keySet().removeIf(
-          k -> !k.startsWith("InMemory") && !k.startsWith("Sql") && !k.startsWith("ResultKeeping"));
-      expected.replaceAll((k, v) -> k.startsWith("Sql") ? 6 : v);
+      expected.keySet().removeIf(k -> !k.startsWith("InMemory") && !k.startsWith("Sql")
+          && !k.startsWith("ResultKeeping") && !k.startsWith("HttpFilter"));
+      expected.replaceAll((k, v) -> k.startsWith("Sql") ? 6 : k.startsWith("HttpFilter") ? 1 : v);
     }
     assertThat(ran).isEqualTo(expected);
   }

@@ -1,6 +1,7 @@
 package io.idempotent.http;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,10 +12,15 @@ final class Http {
 
   static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private final JettyServer server;
+  private final String base;
 
   Http(JettyServer server) {
-    this.server = server;
+    this(server.port());
+  }
+
+  /** For a server on 127.0.0.1 at {@code port} (one in another process). */
+  Http(int port) {
+    this.base = "http://127.0.0.1:" + port;
   }
 
   /** POST {@code body} as JSON; {@code key} null sends no key; {@code headers} are name, value pairs. */
@@ -24,7 +30,7 @@ final class Http {
 
   HttpResponse<String> send(String method, String path, String key, String body, String contentType,
       String... headers) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(server.uri(path)).timeout(Duration.ofSeconds(30))
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (contentType != null) {
       b.header("Content-Type", contentType);
