@@ -21,7 +21,8 @@ public enum BenchDatabase {
     hc.setMaximumPoolSize(size);
     switch (this) {
       // as the store's provider configures its embedded default
-      case h2file -> hc.setJdbcUrl("jdbc:h2:file:" + h2Directory.resolve("bench").toAbsolutePath() + ";LOCK_TIMEOUT=10000");
+      case h2file -> hc.setJdbcUrl(
+          "jdbc:h2:file:" + h2Directory.resolve("bench").toAbsolutePath() + ";LOCK_TIMEOUT=10000;WRITE_DELAY=0");
       case h2mem -> hc.setJdbcUrl("jdbc:h2:mem:" + h2Directory.getFileName() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
       case postgres -> {
         hc.setJdbcUrl(System.getProperty("idempotent.bench.postgres.url", "jdbc:postgresql://127.0.0.1:5432/idempotent_test"));
