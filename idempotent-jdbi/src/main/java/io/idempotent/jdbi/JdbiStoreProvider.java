@@ -41,7 +41,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
 
   private final OptionalLibraries libraries;
 
-  /** The provider {@link java.util.ServiceLoader} creates: it looks for HikariCP and H2 where it was loaded. */
+  /** The provider {@link java.util.ServiceLoader} creates; it looks for HikariCP and H2 where it was loaded. */
   public JdbiStoreProvider() {
     this(OptionalLibraries.on(JdbiStoreProvider.class.getClassLoader()));
   }
@@ -98,6 +98,11 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     try {
       pool = ProviderPool.open(jdbcUrl, user, password, poolSize);
     } catch (RuntimeException e) {
+      if (url == null) {
+        EmbeddedH2File.explain(e, defaultH2Path()).ifPresent(explained -> {
+          throw new IdempotencyConfigurationException(explained, e);
+        });
+      }
       throw new IdempotencyConfigurationException("Cannot connect the jdbi idempotency store to " + where(url), e);
     }
     try {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 
 /** The hostile-input contract on Redis, and what could break a Redis store in particular. */
 class RedisHostileInputTest extends HostileInputContract {
@@ -52,7 +52,7 @@ class RedisHostileInputTest extends HostileInputContract {
 
   @Test
   void recordsOfAnotherProgram_underThePrefix_failClosed() {
-    try (JedisPooled client = TestRedis.client()) {
+    try (RedisClient client = TestRedis.client()) {
       client.set(redis.redisKey("a-string"), "not a hash".getBytes());
       client.hset(redis.redisKey("other-hash"), Map.of("state".getBytes(), "SOMETHING_ELSE".getBytes()));
     }
