@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 
 /**
  * Redis: the woven {@code @Idempotent} call on the Redis store, the hand-written {@code SET NX} floor on
@@ -65,9 +65,11 @@ public class RedisBenchmark {
     executionsAfterSetup = charges.executions.get();
   }
 
-  private static JedisPooled redisOnDatabase15() {
-    return new JedisPooled(new redis.clients.jedis.HostAndPort("127.0.0.1", 6379),
-        redis.clients.jedis.DefaultJedisClientConfig.builder().database(15).build());
+  private static RedisClient redisOnDatabase15() {
+    return RedisClient.builder()
+        .hostAndPort(new redis.clients.jedis.HostAndPort("127.0.0.1", 6379))
+        .clientConfig(redis.clients.jedis.DefaultJedisClientConfig.builder().database(15).build())
+        .build();
   }
 
   private Receipt call(String key) throws Exception {
@@ -84,7 +86,7 @@ public class RedisBenchmark {
     }
     Idempotency.uninstall();
     store.close();
-    try (JedisPooled db15 = redisOnDatabase15()) {
+    try (RedisClient db15 = redisOnDatabase15()) {
       for (String k : db15.keys(prefix + "*")) {
         db15.del(k);
       }

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -303,15 +302,13 @@ public final class ResultsTable {
       String name = r.get("benchmark").asText();
       name = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
       Map<String, String> params = new TreeMap<>();
-      Iterator<Map.Entry<String, JsonNode>> it = r.path("params").fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : r.path("params").properties()) {
         params.put(e.getKey(), e.getValue().asText());
       }
       JsonNode p = r.get("primaryMetric");
       Value alloc = metric(r, "gc.alloc.rate.norm");
       StringBuilder secondary = new StringBuilder();
-      r.path("secondaryMetrics").fields().forEachRemaining(e -> {
+      r.path("secondaryMetrics").properties().forEach(e -> {
         if (!e.getKey().startsWith("gc.")) {
           secondary.append(secondary.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
               .append(String.format(Locale.ROOT, "%.3f", e.getValue().get("score").asDouble())).append(' ')

@@ -186,7 +186,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String sql = "SELECT 1 FROM " + dialect.table.qualified() + " WHERE 1 = 0";
     try {
       return connections.run(c -> {
-        try (var statement = c.createStatement(); var rows = statement.executeQuery(sql)) {
+        try (var statement = c.createStatement()) {
+          statement.executeQuery(sql); // closing the statement closes its result set
           return true;
         }
       });

@@ -1,7 +1,5 @@
 package io.idempotent.jdbi;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
@@ -9,6 +7,7 @@ import io.idempotent.spi.StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import javax.sql.DataSource;
 
 /**
  * Provides the table store as {@code jdbi}, on a HikariCP pool built from properties under
@@ -30,12 +29,26 @@ import java.util.Locale;
  *   <tr><td>{@code purge-batch-size}</td><td>rows per delete statement (default 500)</td></tr>
  * </table>
  *
+ * HikariCP ({@code com.zaxxer:HikariCP}) and, for the embedded default, H2 ({@code com.h2database:h2}) are
+ * optional dependencies of this module: without them {@link #create} says which artifact to add.
+ *
  * Priority 100: chosen over the in-memory store when both are on the class path. Thread-safe.
  */
 public final class JdbiStoreProvider implements IdempotencyStoreProvider {
 
   /** Default maximum pool size. */
   public static final int DEFAULT_POOL_SIZE = 10;
+
+  private final OptionalLibraries libraries;
+
+  /** The provider {@link java.util.ServiceLoader} creates; it looks for HikariCP and H2 where it was loaded. */
+  public JdbiStoreProvider() {
+    this(OptionalLibraries.on(JdbiStoreProvider.class.getClassLoader()));
+  }
+
+  JdbiStoreProvider(OptionalLibraries libraries) {
+    this.libraries = libraries;
+  }
 
   @Override
   public String name() {
@@ -54,26 +67,13 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
 
   @Override
   public IdempotencyStore create(StoreSettings settings) {
-    HikariConfig hc = new HikariConfig();
-    hc.setPoolName("idempotent-jdbi");
     String url = settings.get("url").orElse(null);
-    if (url == null) {
-      // the embedded default: a file, so that records survive a restart
-      // WRITE_DELAY=0: a commit reaches the file when it happens. With H2's default (500 ms) an outcome
-      // acknowledged just before the process is killed is lost, and the retry runs the method again
-      hc.setJdbcUrl("jdbc:h2:file:" + defaultH2Path().toAbsolutePath() + ";LOCK_TIMEOUT=10000;WRITE_DELAY=0");
-      hc.setUsername(settings.get("user", "sa"));
-      hc.setPassword(settings.get("password", ""));
-    } else {
-      hc.setJdbcUrl(url);
-      settings.get("user").ifPresent(hc::setUsername);
-      settings.get("password").ifPresent(hc::setPassword);
-    }
+    String user = settings.get("user").orElse(url == null ? "sa" : null);
+    String password = settings.get("password").orElse(url == null ? "" : null);
     int poolSize = settings.getInt("pool-size", DEFAULT_POOL_SIZE);
     if (poolSize < 1) {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.pool-size must be at least 1");
     }
-    hc.setMaximumPoolSize(poolSize);
     TransactionMode mode = mode(settings.get("mode", "independent"));
     String table = settings.get("table", SchemaScript.DEFAULT_TABLE);
     try {
@@ -87,10 +87,24 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
 
-    HikariDataSource pool;
+    libraries.requirePool();
+    String jdbcUrl = url;
+    if (url == null) {
+      // the embedded default: a file, so that records survive a restart
+      libraries.requireEmbeddedH2(defaultH2Path());
+      // WRITE_DELAY=0: a commit reaches the file when it happens. With H2's default (500 ms) an outcome
+      // acknowledged just before the process is killed is lost, and the retry runs the method again
+      jdbcUrl = "jdbc:h2:file:" + defaultH2Path().toAbsolutePath() + ";LOCK_TIMEOUT=10000;WRITE_DELAY=0";
+    }
+    DataSource pool;
     try {
-      pool = new HikariDataSource(hc);
+      pool = ProviderPool.open(jdbcUrl, user, password, poolSize);
     } catch (RuntimeException e) {
+      if (url == null) {
+        EmbeddedH2File.explain(e, defaultH2Path()).ifPresent(explained -> {
+          throw new IdempotencyConfigurationException(explained, e);
+        });
+      }
       throw new IdempotencyConfigurationException("Cannot connect the jdbi idempotency store to " + where(url), e);
     }
     try {
@@ -100,14 +114,14 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
           .requireTransaction(requireTransaction)
           .createSchema(createSchema)
           .relaxedClaimDurability(relaxedClaims)
-          .owning(pool)
+          .owning(() -> ProviderPool.close(pool))
           .build();
       if (!purgeInterval.isZero() && !purgeInterval.isNegative()) {
         store.own(PurgeScheduler.start(store, purgeInterval, purgeBatch));
       }
       return store;
     } catch (RuntimeException e) {
-      pool.close();
+      ProviderPool.close(pool);
       throw new IdempotencyConfigurationException("Cannot set up the jdbi idempotency store on " + where(url), e);
     }
   }

@@ -35,6 +35,7 @@ class LeaseRenewalAcrossStoresTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#servers")
+  @SuppressWarnings("try") // the connection is held, never used: holding it exhausts store a's pool
   void exhaustedPoolOfOneStore_doesNotStopRenewalsOfAnother(TestDatabase db) throws Exception {
     db.requireReachable();
     db.storeBuilder().build(); // the schema, once

@@ -79,6 +79,7 @@ class SchemaAndPurgeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  @SuppressWarnings("try") // the scheduler purges on its own thread while the block waits
   void purgeScheduler_deletesExpiredRowsInBatches_andKeepsLiveOnes(TestDatabase db) throws Exception {
     db.requireReachable();
     Jdbi jdbi = db.jdbi();

@@ -17,7 +17,8 @@ import java.util.Optional;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -263,7 +264,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
 
   /**
    * Builds a {@link RedisIdempotencyStore}, either on a client the application already has ({@link
-   * #client(UnifiedJedis)}: a {@code JedisPooled}, a {@code JedisCluster}, ...) or on a pool of its own
+   * #client(UnifiedJedis)}: a {@code RedisClient}, a {@code RedisClusterClient}, ...) or on a pool of its own
    * from host, port and credentials. Not thread-safe.
    */
   public static final class Builder {
@@ -395,8 +396,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
       DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
           .timeoutMillis((int) millis(timeout, "timeout"))
           .database(database)
-          .ssl(ssl)
           .clientName("idempotent");
+      if (ssl) {
+        // TLS with the JVM's trust store, checking the server's certificate and host name
+        config.sslOptions(SslOptions.defaults());
+      }
       if (user != null && !user.isEmpty()) {
         config.user(user);
       }
@@ -408,7 +412,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
       pool.setMaxIdle(poolSize);
       pool.setMaxWait(timeout);
       pool.setJmxEnabled(false);
-      JedisPooled pooled = new JedisPooled(new HostAndPort(host, port), config.build(), pool);
+      RedisClient pooled = RedisClient.builder()
+          .hostAndPort(new HostAndPort(host, port))
+          .clientConfig(config.build())
+          .poolConfig(pool)
+          .build();
       return new RedisIdempotencyStore(pooled, true, prefix, maxKeyLength);
     }
   }

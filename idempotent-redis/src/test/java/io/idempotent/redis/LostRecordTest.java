@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 
 /**
  * What a record that Redis lost (eviction, restart or failover without persistence; here a DEL of that
@@ -39,7 +39,7 @@ class LostRecordTest {
   private RedisIdempotencyStore storeB;
   private Idempotency instanceA;
   private Idempotency instanceB;
-  private JedisPooled redis;
+  private RedisClient redis;
 
   @BeforeEach
   void open() {

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 
 /** The hostile-input contract on Redis, and what could break a Redis store in particular. */
 class RedisHostileInputTest extends HostileInputContract {
@@ -43,7 +43,7 @@ class RedisHostileInputTest extends HostileInputContract {
     String stored = StoredKeys.compose(ns, null, longKey, redis.keyRules());
     byte[] redisKey = redis.redisKey(stored);
     assertThat(redisKey.length).as("the Redis key is a digest, not 100 kB").isLessThan(200);
-    try (JedisPooled client = TestRedis.client()) {
+    try (RedisClient client = TestRedis.client()) {
       assertThat(client.exists(redisKey)).isTrue();
     }
   }
@@ -68,7 +68,7 @@ class RedisHostileInputTest extends HostileInputContract {
 
   @Test
   void recordsOfAnotherProgram_underThePrefix_failClosed() {
-    try (JedisPooled client = TestRedis.client()) {
+    try (RedisClient client = TestRedis.client()) {
       client.set(redis.redisKey("a-string"), "not a hash".getBytes());
       client.hset(redis.redisKey("other-hash"), Map.of("state".getBytes(), "SOMETHING_ELSE".getBytes()));
     }

@@ -13,14 +13,14 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 
 /** What this store does beyond the contract: its layout in Redis, takeovers, prefixes, its builder. */
 class RedisIdempotencyStoreTest {
 
   private final String prefix = TestRedis.uniquePrefix("store");
   private RedisIdempotencyStore store;
-  private JedisPooled redis;
+  private RedisClient redis;
 
   @BeforeEach
   void open() {
@@ -153,7 +153,7 @@ class RedisIdempotencyStoreTest {
 
   @Test
   void builder_withAClient_leavesItOpen_andRefusesConnectionSettingsBesideIt() {
-    try (JedisPooled client = TestRedis.client()) {
+    try (RedisClient client = TestRedis.client()) {
       RedisIdempotencyStore onClient = RedisIdempotencyStore.builder().client(client).prefix(prefix).build();
       assertThat(onClient.claim("c", "fp", "o", Duration.ofMinutes(1)).claimed()).isTrue();
       onClient.close();

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.UUID;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
@@ -33,9 +33,11 @@ final class TestRedis {
   }
 
   /** A new client on the test database; the caller closes it. */
-  static JedisPooled client() {
-    return new JedisPooled(new HostAndPort(HOST, PORT),
-        DefaultJedisClientConfig.builder().database(DATABASE).timeoutMillis(5_000).build());
+  static RedisClient client() {
+    return RedisClient.builder()
+        .hostAndPort(new HostAndPort(HOST, PORT))
+        .clientConfig(DefaultJedisClientConfig.builder().database(DATABASE).timeoutMillis(5_000).build())
+        .build();
   }
 
   /** A prefix no other test run uses. */
@@ -51,7 +53,7 @@ final class TestRedis {
   /** Deletes every key under {@code prefix} (a test's own, free of glob characters). */
   static void deleteAll(String prefix) {
     // binary keys: hashed keys and lone surrogates are not valid UTF-8
-    try (JedisPooled redis = client()) {
+    try (RedisClient redis = client()) {
       ScanParams match = new ScanParams().match((prefix + "*").getBytes(StandardCharsets.UTF_8)).count(1000);
       byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
       do {

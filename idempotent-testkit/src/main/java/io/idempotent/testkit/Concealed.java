@@ -5,6 +5,8 @@ package io.idempotent.testkit;
  * checks that a replay recreates it all the same.
  */
 class Concealed extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
   Concealed(String message) {
     super(message);
   }

@@ -201,7 +201,8 @@ public abstract class HostileInputContract {
     @SuppressWarnings("rawtypes")
     CallResult<List> replay = idempotency.call(ns, List.class).key("k").execute(() -> null);
     assertThat(replay.replayed()).isTrue();
-    assertThat(replay.value()).isEqualTo(value);
+    List<?> replayed = replay.value();
+    assertThat(replayed).isEqualTo(value);
   }
 
   @Test

@@ -77,6 +77,8 @@ public final class ReplayShapes {
 
   /** Formats its own message from a code it keeps. */
   public static class CardDeclined extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final String code;
 
     public CardDeclined(String code) {
@@ -91,6 +93,8 @@ public final class ReplayShapes {
 
   /** Only {@code (int)} and {@code ()} constructors. */
   public static class LimitExceeded extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int limit;
 
     public LimitExceeded(int limit) {
@@ -109,6 +113,8 @@ public final class ReplayShapes {
 
   /** Only a {@code (String, Throwable)} constructor. */
   public static class GatewayRefused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public GatewayRefused(String message, Throwable cause) {
       super(message, cause);
     }
@@ -116,6 +122,8 @@ public final class ReplayShapes {
 
   /** An application's subclass of a JDK exception (a final type may be declared as the JDK's). */
   public static class InvalidCoupon extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
     public InvalidCoupon(String message) {
       super(message);
     }

@@ -1,0 +1,41 @@
+package io.idempotent.jdbi;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
+
+/**
+ * The HikariCP pool {@link JdbiStoreProvider} builds from properties. The only class of this module that
+ * names HikariCP's types: it is loaded once {@link OptionalLibraries#requirePool()} found them, so the
+ * provider itself loads without HikariCP (an optional dependency).
+ */
+final class ProviderPool {
+
+  private ProviderPool() {
+  }
+
+  /**
+   * Opens a pool and its first connection.
+   *
+   * @return the pool, which is also an {@link AutoCloseable} that closes it
+   * @throws RuntimeException HikariCP's own, when no connection can be made
+   */
+  static DataSource open(String jdbcUrl, String user, String password, int maximumSize) {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("idempotent-jdbi");
+    hc.setJdbcUrl(jdbcUrl);
+    if (user != null) {
+      hc.setUsername(user);
+    }
+    if (password != null) {
+      hc.setPassword(password);
+    }
+    hc.setMaximumPoolSize(maximumSize);
+    return new HikariDataSource(hc);
+  }
+
+  /** Closes a pool {@link #open} returned. */
+  static void close(DataSource pool) {
+    ((HikariDataSource) pool).close();
+  }
+}
