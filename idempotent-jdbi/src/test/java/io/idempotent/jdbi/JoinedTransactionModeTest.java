@@ -32,6 +32,14 @@ class JoinedTransactionModeTest {
     return jdbi;
   }
 
+  private static JdbiIdempotencyStore joinedStore(TestDatabase db) {
+    return db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+  }
+
+  private static Idempotency on(JdbiIdempotencyStore store) {
+    return Idempotency.create(IdempotencyConfig.builder().store(store).build());
+  }
+
   private static boolean orderExists(Jdbi jdbi, String id) {
     try (Handle h = jdbi.open()) {
       return h.createQuery("SELECT COUNT(*) FROM test_orders WHERE id = :id").bind("id", id)
@@ -47,8 +55,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_businessInsertAndCompletion_commitTogether(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
 
     String result = jdbi.inTransaction(h -> {
@@ -73,8 +81,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_rollbackAfterTheMethod_leavesNeither_andARetryRunsAgain(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
 
@@ -105,8 +113,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_useTransactionOnAHandleFromOpen_isJoined_andItsRollbackFreesTheKey(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
 
@@ -133,8 +141,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_beginAndRollbackOnAHandleFromOpen_isJoined_andARetryRunsAgain(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
 
@@ -159,8 +167,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_transactionsOnTwoHandlesOfTheThread_areRefusedBeforeTheMethodRuns(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
 
@@ -181,8 +189,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_methodThatLeavesASecondTransactionOpen_makesTheCallersTransactionRollBack(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     Handle[] leaked = new Handle[1];
     try {
@@ -214,7 +222,7 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_finalFailure_isRecordedOutsideTheRolledBackTransaction_andReplayed(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    JdbiIdempotencyStore store = joinedStore(db);
     List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store)
         .listener(e -> events.add(e.type())).build());
@@ -243,8 +251,8 @@ class JoinedTransactionModeTest {
   void joined_sameKeyTwiceInOneTransaction_isAnsweredAtOnce_asOnInProgressSays(
       TestDatabase db, OnInProgress policy, boolean leaseRanOut) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
 
@@ -285,7 +293,7 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_completionOfALostClaim_throws_soTheCallersWritesRollBack(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    JdbiIdempotencyStore store = joinedStore(db);
     String order = "order-" + UUID.randomUUID();
     String key = storedKey(order);
     assertThat(store.claim(key, "fp", "new-owner", java.time.Duration.ofMinutes(1)).claimed()).isTrue();
@@ -305,8 +313,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_withoutATransactionOnTheThread_isRefusedBeforeTheMethodRuns(TestDatabase db) {
     prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String key = "plain-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
     assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).run(() -> "v" + runs.incrementAndGet()))
@@ -322,8 +330,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_transactionOnASecondJdbiOfTheSameDatabase_isRefused_andItsRollbackLeavesNothing(TestDatabase db) {
     prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     Jdbi another = Jdbi.create(db.pool()); // the application's own Jdbi, not the store's
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
@@ -342,7 +350,7 @@ class JoinedTransactionModeTest {
     prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED)
         .requireTransaction(false).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    Idempotency idempotency = on(store);
     String key = "plain-" + UUID.randomUUID();
     assertThat(idempotency.call(NAME, String.class).key(key).run(() -> "v")).isEqualTo("v");
     assertThat(store.find(storedKey(key)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
@@ -352,7 +360,7 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_oneTimeTokens_areIssuedOutsideATransaction_andUsedOnceInOne(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    JdbiIdempotencyStore store = joinedStore(db);
     OneTimeTokens tokens = Idempotency.create(IdempotencyConfig.builder().store(store).build()).tokens("form");
     String token = tokens.issue(java.time.Duration.ofMinutes(5)); // not a method call: no transaction needed
 
@@ -365,8 +373,8 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_stageCompletedLaterOnAThreadInItsOwnTransaction_isRecordedOnItsOwn(TestDatabase db) throws Exception {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
     java.util.concurrent.CompletableFuture<String> pending = new java.util.concurrent.CompletableFuture<>();
@@ -412,7 +420,7 @@ class JoinedTransactionModeTest {
   void independent_completionCommitsOnItsOwn_evenWhenTheCallersTransactionRollsBack(TestDatabase db) {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
 
     assertThatThrownBy(() -> jdbi.useTransaction(h -> {
@@ -434,7 +442,7 @@ class JoinedTransactionModeTest {
   void joined_afterCommit_runsAfterTheCallersCommit_neverAfterARollback_andAtOnceOutsideATransaction(
       TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
+    JdbiIdempotencyStore store = joinedStore(db);
     List<String> ran = new CopyOnWriteArrayList<>();
 
     jdbi.useTransaction(h -> {
