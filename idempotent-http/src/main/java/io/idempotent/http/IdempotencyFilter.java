@@ -32,7 +32,8 @@ import java.util.Objects;
  *   <tr><td>same key, first request still running</td><td>409 (or waits, with {@code OnInProgress.WAIT})</td></tr>
  *   <tr><td>same key, different request</td><td>422</td></tr>
  *   <tr><td>key missing on a route that requires it / malformed / too long</td><td>400</td></tr>
- *   <tr><td>body larger than the limit</td><td>413</td></tr>
+ *   <tr><td>body larger than the limit (or a multipart part larger than the container's)</td><td>413</td></tr>
+ *   <tr><td>multipart body the container cannot parse</td><td>400</td></tr>
  *   <tr><td>store failing</td><td>503, nothing runs</td></tr>
  *   <tr><td>5xx or an exception from the application</td><td>sent (or rethrown) as is; the key is released so a retry runs</td></tr>
  * </table>
@@ -91,24 +92,60 @@ public class IdempotencyFilter extends HttpFilter {
       return;
     }
     String key = ((IdempotencyKeyHeader.Parsed.Key) parsed).value();
-    int limit = settings.maxRequestBodyBytes();
-    long declared = request.getContentLengthLong();
-    if (declared > limit) {
-      ProblemResponses.send(response, Problem.BODY_TOO_LARGE, tooLarge(limit));
+    Prepared prepared = prepare(request);
+    if (prepared.problem() != null) {
+      ProblemResponses.send(response, prepared.problem(), prepared.detail());
       return;
+    }
+    request.setAttribute(KEY_ATTRIBUTE, key);
+    run(prepared.request(), response, chain, key, prepared.fingerprint());
+  }
+
+  /** A request ready to run with its fingerprint, or the refusal to send instead. */
+  private record Prepared(HttpServletRequest request, String fingerprint, Problem problem, String detail) {
+    static Prepared refused(Problem problem, String detail) {
+      return new Prepared(null, null, problem, detail);
+    }
+  }
+
+  /**
+   * Reads the body and fingerprints the request: a multipart form by its parts, which the container keeps
+   * (no copy of the body here); any other body by its bytes, held in memory for the application to read.
+   */
+  private Prepared prepare(HttpServletRequest request) throws IOException {
+    int limit = settings.maxRequestBodyBytes();
+    if (request.getContentLengthLong() > limit) {
+      return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge(limit));
+    }
+    String refusedMultipart = null;
+    if (MultipartForms.isFormData(request.getContentType())) {
+      MultipartForms.Read read = MultipartForms.read(request, limit);
+      if (read instanceof MultipartForms.Read.Parsed parsed) {
+        return new Prepared(request, RequestFingerprint.of(request.getMethod(), request.getRequestURI(),
+            request.getQueryString(), MultipartForms.FORM_DATA, parsed.digest()), null, null);
+      }
+      if (read instanceof MultipartForms.Read.TooLarge tooLarge) {
+        return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge.detail());
+      }
+      if (read instanceof MultipartForms.Read.Malformed malformed) {
+        return Prepared.refused(Problem.BODY_MALFORMED, malformed.detail());
+      }
+      refusedMultipart = ((MultipartForms.Read.Refused) read).reason();
     }
     byte[] body = BufferedBodyRequest.readUpTo(request.getInputStream(), limit);
     if (body.length > limit) {
-      ProblemResponses.send(response, Problem.BODY_TOO_LARGE, tooLarge(limit));
-      return;
+      return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge(limit));
     }
-    String fingerprint = RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(),
-        request.getContentType(), body);
-    request.setAttribute(KEY_ATTRIBUTE, key);
-    run(new BufferedBodyRequest(request, body), response, chain, key, fingerprint);
+    if (refusedMultipart != null && !MultipartForms.readWhole(request, body)) {
+      return Prepared.refused(Problem.BODY_TOO_LARGE, "The multipart body is larger than this endpoint accepts ("
+          + refusedMultipart + "); nothing was done");
+    }
+    // a multipart body the container refused and left whole: its servlet reads the bytes itself
+    return new Prepared(new BufferedBodyRequest(request, body), RequestFingerprint.of(request.getMethod(),
+        request.getRequestURI(), request.getQueryString(), request.getContentType(), body), null, null);
   }
 
-  private void run(BufferedBodyRequest request, HttpServletResponse response, FilterChain chain, String key,
+  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String key,
       String fingerprint) throws IOException, ServletException {
     CapturingResponse capture = new CapturingResponse(response, settings.maxRecordedBodyBytes());
     IdempotentCall<RecordedResponse> call = idempotency().call(settings.namespace(), RecordedResponse.class)
@@ -182,7 +219,7 @@ public class IdempotencyFilter extends HttpFilter {
   }
 
   /** Runs the application; returns its response to record, or throws {@link NotRecorded} to release the key. */
-  private RecordedResponse handle(BufferedBodyRequest request, CapturingResponse capture, FilterChain chain)
+  private RecordedResponse handle(HttpServletRequest request, CapturingResponse capture, FilterChain chain)
       throws IOException, ServletException {
     chain.doFilter(request, capture);
     if (request.isAsyncStarted()) {

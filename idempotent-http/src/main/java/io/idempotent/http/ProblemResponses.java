@@ -19,6 +19,7 @@ public final class ProblemResponses {
     KEY_MISSING(400, "Bad Request", "idempotency-key-missing"),
     KEY_MALFORMED(400, "Bad Request", "idempotency-key-malformed"),
     BODY_TOO_LARGE(413, "Content Too Large", "request-body-too-large"),
+    BODY_MALFORMED(400, "Bad Request", "request-body-malformed"),
     KEY_REUSED(422, "Unprocessable Content", "idempotency-key-reused"),
     IN_PROGRESS(409, "Conflict", "idempotency-key-in-progress"),
     STORE_UNAVAILABLE(503, "Service Unavailable", "idempotency-store-unavailable");

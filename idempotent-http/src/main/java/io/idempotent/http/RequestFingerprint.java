@@ -1,5 +1,7 @@
 package io.idempotent.http;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,30 +25,56 @@ public final class RequestFingerprint {
    * @param contentType the {@code Content-Type} header, or null; compared ignoring case and surrounding spaces
    */
   public static String of(String method, String path, String query, String contentType, byte[] body) {
-    MessageDigest sha = sha256();
-    part(sha, method);
-    part(sha, path);
-    part(sha, query);
-    part(sha, contentType == null ? null : contentType.trim().toLowerCase(java.util.Locale.ROOT));
-    part(sha, body);
-    return HexFormat.of().formatHex(sha.digest());
+    Digest digest = new Digest();
+    digest.add(method);
+    digest.add(path);
+    digest.add(query);
+    digest.add(contentType == null ? null : contentType.trim().toLowerCase(java.util.Locale.ROOT));
+    digest.add(body);
+    return HexFormat.of().formatHex(digest.bytes());
   }
 
-  private static void part(MessageDigest sha, String text) {
-    part(sha, text == null ? null : text.getBytes(StandardCharsets.UTF_8));
-  }
+  /** A SHA-256 over length-prefixed fields: null, empty and absent stay distinct, and no field runs into the next. */
+  static final class Digest {
+    private final MessageDigest sha = sha256();
 
-  private static void part(MessageDigest sha, byte[] bytes) {
-    if (bytes == null) {
-      sha.update((byte) 0);
-      return;
+    void add(String text) {
+      add(text == null ? null : text.getBytes(StandardCharsets.UTF_8));
     }
-    sha.update((byte) 1);
-    long n = bytes.length;
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      sha.update((byte) (n >>> shift));
+
+    void add(byte[] bytes) {
+      if (bytes == null) {
+        sha.update((byte) 0);
+        return;
+      }
+      length(bytes.length);
+      sha.update(bytes);
     }
-    sha.update(bytes);
+
+    /** Adds the {@code size} bytes of {@code in}; a stream that holds another number of bytes is an error. */
+    void add(InputStream in, long size) throws IOException {
+      length(size);
+      byte[] buffer = new byte[8192];
+      long total = 0;
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        sha.update(buffer, 0, n);
+        total += n;
+      }
+      if (total != size) {
+        throw new IOException("A part said it held " + size + " bytes and held " + total);
+      }
+    }
+
+    byte[] bytes() {
+      return sha.digest();
+    }
+
+    private void length(long n) {
+      sha.update((byte) 1);
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        sha.update((byte) (n >>> shift));
+      }
+    }
   }
 
   private static MessageDigest sha256() {

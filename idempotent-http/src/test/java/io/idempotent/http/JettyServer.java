@@ -2,6 +2,7 @@ package io.idempotent.http;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
+import jakarta.servlet.MultipartConfigElement;
 import jakarta.servlet.http.HttpServlet;
 import java.net.URI;
 import java.util.EnumSet;
@@ -26,6 +27,11 @@ final class JettyServer implements AutoCloseable {
   }
 
   static JettyServer start(HttpServlet app, Filter... filters) throws Exception {
+    return start(app, null, filters);
+  }
+
+  /** As {@link #start(HttpServlet, Filter...)}, the servlet with {@code multipart} as its multipart configuration (null: none). */
+  static JettyServer start(HttpServlet app, MultipartConfigElement multipart, Filter... filters) throws Exception {
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
@@ -40,6 +46,9 @@ final class JettyServer implements AutoCloseable {
     }
     ServletHolder servlet = new ServletHolder(app);
     servlet.setAsyncSupported(true);
+    if (multipart != null) {
+      servlet.getRegistration().setMultipartConfig(multipart);
+    }
     context.addServlet(servlet, "/*");
     server.setHandler(context);
     server.start();
