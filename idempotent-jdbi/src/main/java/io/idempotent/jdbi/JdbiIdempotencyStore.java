@@ -71,7 +71,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
   /** In {@link TransactionMode#JOINED} mode, finds the caller's transaction; null otherwise. */
-  private final JoinedTransactions transactions;
+  private final CallerTransactions transactions;
   /** In {@link TransactionMode#JOINED} mode, whether a call with no transaction to join is refused. */
   private final boolean requireTransaction;
   private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
@@ -84,7 +84,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
-    this.transactions = mode == TransactionMode.JOINED ? JoinedTransactions.on(jdbi) : null;
+    this.transactions = mode != TransactionMode.JOINED ? null
+        : b.callerTransactions != null ? b.callerTransactions : JoinedTransactions.on(jdbi);
     this.requireTransaction = b.requireTransaction;
   }
 
@@ -205,12 +206,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   @Override
   public void checkCallingThread() {
-    if (mode == TransactionMode.JOINED && requireTransaction && transactions.current().isEmpty()) {
+    if (mode == TransactionMode.JOINED && requireTransaction && transactions.current() == null) {
       throw new IdempotencyConfigurationException("The idempotency store " + this + " is in JOINED mode, but the"
-          + " calling thread has no transaction open on the store's Jdbi, so the outcome could not commit or"
-          + " roll back together with the method's writes; the method did not run. Open the transaction on"
-          + " the same Jdbi the store was built with (a transaction on another Jdbi instance, or one managed"
-          + " outside JDBI, cannot be seen), use TransactionMode.INDEPENDENT, or build the store with"
+          + " calling thread has no " + transactions.joinable() + ", so the outcome could not commit or"
+          + " roll back together with the method's writes; the method did not run. Call it inside such a"
+          + " transaction, use TransactionMode.INDEPENDENT, or build the store with"
           + " requireTransaction(false) (property idempotent.jdbi.require-transaction=false) to record such"
           + " calls on their own.");
     }
@@ -221,9 +221,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
         KEY_RULES.requireAccepted(key), key, fingerprint, owner, micros(lease));
     if (mode == TransactionMode.JOINED) {
-      Optional<Handle> joined = transactions.current(); // refuses an ambiguous thread before the method runs
-      if (joined.isPresent() && transactions.isJoined(joined.get(), request.storedKey())) {
-        return ClaimResult.existing(inProgressInThisTransaction(joined.get(), request));
+      CallerTransactions.Transaction joined = transactions.current(); // refuses an ambiguous thread first
+      if (joined != null && joined.isJoined(request.storedKey())) {
+        return ClaimResult.existing(inProgressInThisTransaction(joined, request));
       }
     }
     for (int attempt = 1; ; attempt++) {
@@ -268,9 +268,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String storedKey = KEY_RULES.requireAccepted(key);
     long ttlMicros = micros(ttl);
     if (join) {
-      Handle h;
+      CallerTransactions.Transaction h;
       try {
-        h = transactions.current().orElse(null);
+        h = transactions.current();
       } catch (IdempotencyStoreException e) {
         // the method opened a second transaction: which one holds its writes is unknown, so none may
         // commit them without their record
@@ -283,7 +283,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
         // noted first, so that a transaction ending in anything but a commit (even after this update failed)
         // frees the key
-        transactions.joining(h, storedKey, () -> releaseUncommitted(storedKey, owner));
+        h.joining(storedKey, () -> releaseUncommitted(storedKey, owner));
         return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
       }
       // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
@@ -317,10 +317,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * caller's own transaction, which a claim on another connection would wait for until the database gives
    * up (or forever). It is answered at once as in progress, which it is for everyone outside.
    */
-  private IdempotencyRecord inProgressInThisTransaction(Handle h, Dialect.ClaimRequest request) {
+  private IdempotencyRecord inProgressInThisTransaction(
+      CallerTransactions.Transaction h, Dialect.ClaimRequest request) {
     StoredRow row;
     try {
-      row = dialect.find(h.getConnection(), request.storedKey());
+      row = dialect.find(h.connection(), request.storedKey());
     } catch (RuntimeException e) {
       row = null;
     }
@@ -346,10 +347,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * writes a second time, or without their record.
    */
   private boolean completeInCallersTransaction(
-      Handle h, String storedKey, String owner, OutcomeFields columns, long ttlMicros) {
+      CallerTransactions.Transaction h, String storedKey, String owner, OutcomeFields columns, long ttlMicros) {
     int updated;
     try {
-      updated = dialect.complete(h.getConnection(), storedKey, owner, columns, ttlMicros);
+      updated = dialect.complete(h.connection(), storedKey, owner, columns, ttlMicros);
     } catch (RuntimeException e) {
       throw new IdempotencyRollbackRequiredException(
           "Could not record the outcome inside the caller's transaction; the transaction must roll back so"
@@ -410,9 +411,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public void afterCommit(Runnable action) {
     if (mode == TransactionMode.JOINED) {
       // the same lookup as complete()
-      Optional<Handle> joined = transactions.current();
-      if (joined.isPresent()) {
-        transactions.afterCommit(joined.get(), action);
+      CallerTransactions.Transaction joined = transactions.current();
+      if (joined != null) {
+        joined.afterCommit(action);
         return;
       }
     }
@@ -428,7 +429,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public synchronized void close() {
     if (transactions != null) {
-      transactions.stop(jdbi);
+      transactions.stop();
     }
     RuntimeException failure = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
@@ -500,6 +501,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     private boolean createSchema;
     private boolean relaxedClaimDurability;
     private boolean requireTransaction = true;
+    private CallerTransactions callerTransactions;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     private Builder(Jdbi jdbi, Connections connections) {
@@ -527,6 +529,17 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     /** {@link TransactionMode#INDEPENDENT} (default) or {@link TransactionMode#JOINED}. */
     public Builder transactionMode(TransactionMode mode) {
       this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * Where a {@link TransactionMode#JOINED} store finds its caller's transaction (and sets the mode to
+     * JOINED): for transactions that another framework manages on the store's database, such as Spring's.
+     * By default the store watches its {@code Jdbi}'s handles.
+     */
+    public Builder callerTransactions(CallerTransactions transactions) {
+      this.callerTransactions = Objects.requireNonNull(transactions, "transactions");
+      this.mode = TransactionMode.JOINED;
       return this;
     }
 

@@ -1,11 +1,11 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyStoreException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleListener;
@@ -34,19 +34,22 @@ import org.jdbi.v3.core.transaction.TransactionHandler;
  *
  * <p>Thread-safe: each thread finds only the handles it opened itself.
  */
-final class JoinedTransactions implements HandleListener {
+final class JoinedTransactions implements HandleListener, CallerTransactions {
 
-  /** Handles still open, with the thread that opened each. */
-  private final Map<Handle, Thread> open = new ConcurrentHashMap<>();
+  /** Handles still open, each with the thread that opened it. */
+  private final Map<Handle, HandleTransaction> open = new ConcurrentHashMap<>();
+  private final Jdbi jdbi;
   /** What is joined to each handle's open transaction. */
   private final Map<Handle, Joined> joined = new ConcurrentHashMap<>();
   private volatile boolean stopped;
 
-  private JoinedTransactions() {}
+  private JoinedTransactions(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
 
   /** Starts watching the handles {@code jdbi} creates from now on, and their transactions. */
   static JoinedTransactions on(Jdbi jdbi) {
-    JoinedTransactions transactions = new JoinedTransactions();
+    JoinedTransactions transactions = new JoinedTransactions(jdbi);
     jdbi.setTransactionHandler(new Watching(jdbi.getTransactionHandler(), transactions));
     jdbi.getConfig(Handles.class).addListener(transactions);
     return transactions;
@@ -56,7 +59,14 @@ final class JoinedTransactions implements HandleListener {
    * Stops watching {@code jdbi} (the store is closed). The wrapping transaction handler stays in place,
    * since another may have wrapped it in turn, but it only passes calls on from now.
    */
-  void stop(Jdbi jdbi) {
+  @Override
+  public String joinable() {
+    return "transaction open on the store's Jdbi (a transaction on another Jdbi instance, or one managed outside"
+        + " JDBI, cannot be seen)";
+  }
+
+  @Override
+  public void stop() {
     stopped = true;
     jdbi.getConfig(Handles.class).removeListener(this);
     open.clear();
@@ -66,7 +76,7 @@ final class JoinedTransactions implements HandleListener {
   @Override
   public void handleCreated(Handle handle) {
     if (!stopped) {
-      open.put(handle, Thread.currentThread());
+      open.put(handle, new HandleTransaction(handle, Thread.currentThread()));
     }
   }
 
@@ -82,13 +92,14 @@ final class JoinedTransactions implements HandleListener {
    * @throws IdempotencyStoreException when the thread has transactions open on several handles, so that
    *     no single one can be joined
    */
-  Optional<Handle> current() {
+  @Override
+  public Transaction current() {
     Thread me = Thread.currentThread();
-    Handle found = null;
+    HandleTransaction found = null;
     int count = 0;
-    for (Map.Entry<Handle, Thread> e : open.entrySet()) {
-      if (e.getValue() == me && inTransaction(e.getKey())) {
-        found = e.getKey();
+    for (HandleTransaction t : open.values()) {
+      if (t.thread == me && inTransaction(t.handle)) {
+        found = t;
         count++;
       }
     }
@@ -97,26 +108,39 @@ final class JoinedTransactions implements HandleListener {
           + count + " handles with an open transaction on its Jdbi; it cannot tell which one the call belongs"
           + " to. Run the call in a single transaction.");
     }
-    return Optional.ofNullable(found);
+    return found;
   }
 
-  /**
-   * Notes, before it is written, that {@code storedKey}'s outcome goes into {@code h}'s open transaction:
-   * unless that transaction commits, {@code release} runs once it has ended.
-   */
-  void joining(Handle h, String storedKey, Runnable release) {
-    joined.computeIfAbsent(h, k -> new Joined()).releases.put(storedKey, release);
-  }
+  /** A handle and the thread that opened it; what is joined to its open transaction is kept by handle. */
+  private final class HandleTransaction implements Transaction {
+    final Handle handle;
+    final Thread thread;
 
-  /** Runs {@code action} once {@code h}'s open transaction has committed; never if it ends otherwise. */
-  void afterCommit(Handle h, Runnable action) {
-    joined.computeIfAbsent(h, k -> new Joined()).afterCommit.add(action);
-  }
+    HandleTransaction(Handle handle, Thread thread) {
+      this.handle = handle;
+      this.thread = thread;
+    }
 
-  /** Whether {@code storedKey}'s outcome is written, uncommitted, in {@code h}'s open transaction. */
-  boolean isJoined(Handle h, String storedKey) {
-    Joined j = joined.get(h);
-    return j != null && j.releases.containsKey(storedKey);
+    @Override
+    public Connection connection() {
+      return handle.getConnection();
+    }
+
+    @Override
+    public void joining(String storedKey, Runnable release) {
+      joined.computeIfAbsent(handle, k -> new Joined()).releases.put(storedKey, release);
+    }
+
+    @Override
+    public boolean isJoined(String storedKey) {
+      Joined j = joined.get(handle);
+      return j != null && j.releases.containsKey(storedKey);
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+      joined.computeIfAbsent(handle, k -> new Joined()).afterCommit.add(action);
+    }
   }
 
   private void committed(Handle h) {
