@@ -1,0 +1,148 @@
+package io.idempotent.spring;
+
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.IdempotencyListener;
+import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.ResultCodec;
+import java.util.Locale;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Configures idempotency for a Spring Boot application: the store from the application's beans, the
+ * {@code idempotent.*} properties, and the configuration installed for the woven aspect at start-up and
+ * removed when the context closes.
+ *
+ * <p>The store: an {@link IdempotencyStore} bean of the application wins; else the SQL table store on the
+ * application's single {@code DataSource} ({@code idempotent-jdbi} and {@code spring-jdbc} on the class
+ * path), in {@code joined} mode writing each outcome in the caller's Spring-managed transaction
+ * ({@link SpringTransactions}); else the in-memory store ({@code idempotent-caffeine}).
+ * {@code idempotent.store=jdbi|caffeine} names one.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
+@EnableConfigurationProperties(IdempotencyProperties.class)
+@Import({IdempotencyAutoConfiguration.SqlStore.class, IdempotencyAutoConfiguration.InMemoryStore.class})
+public class IdempotencyAutoConfiguration {
+
+  /** The configuration from the properties, the store, and the application's listeners and codec. */
+  @Bean
+  @ConditionalOnMissingBean
+  public IdempotencyConfig idempotencyConfig(IdempotencyProperties properties, ObjectProvider<IdempotencyStore> store,
+      ObjectProvider<IdempotencyListener> listeners, ObjectProvider<ResultCodec> codec) {
+    IdempotencyConfig.Builder b = IdempotencyConfig.builder().enabled(properties.isEnabled());
+    if (properties.getTtl() != null) {
+      b.defaultTtl(properties.getTtl());
+    }
+    if (properties.getLease() != null) {
+      b.defaultLease(properties.getLease());
+    }
+    if (properties.getWaitTimeout() != null) {
+      b.defaultWaitTimeout(properties.getWaitTimeout());
+    }
+    if (properties.getMissingKey() != null) {
+      b.missingKeyPolicy(properties.getMissingKey());
+    }
+    IdempotencyStore chosen = store.getIfAvailable();
+    if (chosen != null) {
+      b.store(chosen);
+    } else if (properties.isEnabled()) {
+      throw new IdempotencyConfigurationException("No idempotency store: define an IdempotencyStore bean, or put"
+          + " idempotent-jdbi (with a DataSource) or idempotent-caffeine on the class path"
+          + (properties.getStore() != null ? " (idempotent.store is '" + properties.getStore() + "')" : ""));
+    }
+    listeners.orderedStream().reduce(IdempotencyListener::andThen).ifPresent(b::listener);
+    codec.ifAvailable(b::codec);
+    return b.build();
+  }
+
+  /** The configuration installed for the woven aspect; removed again when the context closes. */
+  @Bean
+  @ConditionalOnMissingBean
+  public InstalledIdempotency idempotency(IdempotencyConfig config) {
+    return new InstalledIdempotency(Idempotency.install(config));
+  }
+
+  /** The entry point of the installed configuration, for programmatic calls. */
+  public static final class InstalledIdempotency implements DisposableBean {
+    private final Idempotency idempotency;
+
+    InstalledIdempotency(Idempotency idempotency) {
+      this.idempotency = idempotency;
+    }
+
+    public Idempotency idempotency() {
+      return idempotency;
+    }
+
+    @Override
+    public void destroy() {
+      Idempotency.uninstall();
+    }
+  }
+
+  /** The SQL table store on the application's {@code DataSource}. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"io.idempotent.jdbi.JdbiIdempotencyStore",
+      "org.springframework.jdbc.datasource.DataSourceUtils"})
+  @ConditionalOnSingleCandidate(DataSource.class)
+  @ConditionalOnProperty(prefix = "idempotent", name = "store", havingValue = "jdbi", matchIfMissing = true)
+  static class SqlStore {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    JdbiIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyProperties properties) {
+      IdempotencyProperties.Jdbi p = properties.getJdbi();
+      JdbiIdempotencyStore.Builder b = JdbiIdempotencyStore.builder(dataSource)
+          .table(p.getTable())
+          .createSchema(p.isCreateSchema());
+      if (mode(p.getMode()) == TransactionMode.JOINED) {
+        b.callerTransactions(SpringTransactions.on(dataSource)).requireTransaction(p.isRequireTransaction());
+      }
+      return b.build();
+    }
+
+    private static TransactionMode mode(String value) {
+      try {
+        return TransactionMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IdempotencyConfigurationException(
+            "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
+      }
+    }
+  }
+
+  /** The in-memory store, when no other is configured. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.idempotent.caffeine.CaffeineIdempotencyStore")
+  @ConditionalOnProperty(prefix = "idempotent", name = "store", havingValue = "caffeine", matchIfMissing = true)
+  static class InMemoryStore {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    CaffeineIdempotencyStore idempotencyStore(IdempotencyProperties properties) {
+      CaffeineIdempotencyStore.Builder b = CaffeineIdempotencyStore.builder();
+      Long maximum = properties.getCaffeine().getMaximumCompleted();
+      if (maximum != null) {
+        b.maximumCompleted(maximum);
+      }
+      return b.build();
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package io.idempotent.spring;
+
+import io.idempotent.MissingKeyPolicy;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code idempotent.*} properties: the names of the library's own property configuration, bound by
+ * Spring Boot (so {@code application.yml}, profiles and environment variables work) and described for
+ * the IDE.
+ */
+@ConfigurationProperties("idempotent")
+public class IdempotencyProperties {
+
+  /** Whether calls are protected; with false every annotated method runs unprotected. */
+  private boolean enabled = true;
+
+  /** How long a completed outcome is kept and replayed (default 24h). */
+  private Duration ttl;
+
+  /** How long a claim is held before another caller may take it over, renewed while the method runs (default 30s). */
+  private Duration lease;
+
+  /** How long a duplicate waits for the call in progress, with onInProgress = WAIT (default 10s). */
+  private Duration waitTimeout;
+
+  /** What a call whose key expression gives null or blank does: reject (default) or run-unprotected. */
+  private MissingKeyPolicy missingKey;
+
+  /**
+   * The store: jdbi (the SQL table on the application's DataSource) or caffeine (in memory). Default: an
+   * IdempotencyStore bean of the application, else jdbi when there is one DataSource, else caffeine.
+   */
+  private String store;
+
+  private final Jdbi jdbi = new Jdbi();
+
+  private final Caffeine caffeine = new Caffeine();
+
+  /** The SQL table store on the application's DataSource. */
+  public static class Jdbi {
+
+    /** The table, optionally schema-qualified. */
+    private String table = "idempotency_record";
+
+    /**
+     * independent (the store commits each record on its own) or joined (the outcome is written in the
+     * caller's Spring-managed transaction and commits or rolls back with it).
+     */
+    private String mode = "independent";
+
+    /** In joined mode, whether a call with no Spring-managed transaction open is refused before it runs. */
+    private boolean requireTransaction = true;
+
+    /**
+     * Whether the table and its index are created at start-up when missing; with false an existing table
+     * is checked and a missing one fails the start (for schemas managed by Flyway or Liquibase, from the
+     * scripts shipped in idempotent-jdbi: io/idempotent/jdbi/schema-*.sql).
+     */
+    private boolean createSchema = true;
+
+    public String getTable() {
+      return table;
+    }
+
+    public void setTable(String table) {
+      this.table = table;
+    }
+
+    public String getMode() {
+      return mode;
+    }
+
+    public void setMode(String mode) {
+      this.mode = mode;
+    }
+
+    public boolean isRequireTransaction() {
+      return requireTransaction;
+    }
+
+    public void setRequireTransaction(boolean requireTransaction) {
+      this.requireTransaction = requireTransaction;
+    }
+
+    public boolean isCreateSchema() {
+      return createSchema;
+    }
+
+    public void setCreateSchema(boolean createSchema) {
+      this.createSchema = createSchema;
+    }
+  }
+
+  /** The in-memory store. */
+  public static class Caffeine {
+
+    /** How many completed outcomes are kept at most; the least recently used go first. */
+    private Long maximumCompleted;
+
+    public Long getMaximumCompleted() {
+      return maximumCompleted;
+    }
+
+    public void setMaximumCompleted(Long maximumCompleted) {
+      this.maximumCompleted = maximumCompleted;
+    }
+  }
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Duration getTtl() {
+    return ttl;
+  }
+
+  public void setTtl(Duration ttl) {
+    this.ttl = ttl;
+  }
+
+  public Duration getLease() {
+    return lease;
+  }
+
+  public void setLease(Duration lease) {
+    this.lease = lease;
+  }
+
+  public Duration getWaitTimeout() {
+    return waitTimeout;
+  }
+
+  public void setWaitTimeout(Duration waitTimeout) {
+    this.waitTimeout = waitTimeout;
+  }
+
+  public MissingKeyPolicy getMissingKey() {
+    return missingKey;
+  }
+
+  public void setMissingKey(MissingKeyPolicy missingKey) {
+    this.missingKey = missingKey;
+  }
+
+  public String getStore() {
+    return store;
+  }
+
+  public void setStore(String store) {
+    this.store = store;
+  }
+
+  public Jdbi getJdbi() {
+    return jdbi;
+  }
+
+  public Caffeine getCaffeine() {
+    return caffeine;
+  }
+}

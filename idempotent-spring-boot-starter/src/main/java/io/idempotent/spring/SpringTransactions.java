@@ -1,0 +1,125 @@
+package io.idempotent.spring;
+
+import io.idempotent.jdbi.CallerTransactions;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Spring-managed transactions on one {@code DataSource}, for a {@code JOINED} SQL store: the outcome is
+ * written on the connection of the transaction {@code @Transactional} (or a {@code TransactionTemplate})
+ * opened on the calling thread, so it commits or rolls back with the method's own writes. Any end but a
+ * commit releases the claim, once the transaction is over, so a retry runs. A transaction suspended for a
+ * {@code REQUIRES_NEW} one keeps what it joined, and the new one joins its own.
+ *
+ * <p>The transaction must be one the {@code DataSource}'s transaction manager opened
+ * ({@code DataSourceTransactionManager}, {@code JdbcTransactionManager}, or {@code JpaTransactionManager}
+ * exposing the same {@code DataSource}); the store's own claims must run on connections outside it, so
+ * build the store on the plain {@code DataSource}, not on a {@code TransactionAwareDataSourceProxy}.
+ *
+ * <p>A rollback to a savepoint ({@code NESTED} propagation) is not seen: an outcome written after the
+ * savepoint and rolled back to it leaves the claim in progress until its lease runs out.
+ */
+public final class SpringTransactions implements CallerTransactions {
+
+  private final DataSource dataSource;
+  /** The key under which each transaction's {@link Joined} is bound, one per store. */
+  private final Object resourceKey = new Object();
+
+  private SpringTransactions(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  /** The transactions Spring manages on {@code dataSource}. */
+  public static SpringTransactions on(DataSource dataSource) {
+    return new SpringTransactions(dataSource);
+  }
+
+  @Override
+  public Transaction current() {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()
+        || !TransactionSynchronizationManager.isActualTransactionActive()) {
+      return null;
+    }
+    Object bound = TransactionSynchronizationManager.getResource(dataSource);
+    if (!(bound instanceof ConnectionHolder holder) || !holder.isSynchronizedWithTransaction()) {
+      return null; // a transaction of another resource: its commit would not carry the outcome
+    }
+    Joined joined = (Joined) TransactionSynchronizationManager.getResource(resourceKey);
+    if (joined == null || joined.holder != holder) {
+      joined = new Joined(holder);
+      TransactionSynchronizationManager.bindResource(resourceKey, joined);
+      TransactionSynchronizationManager.registerSynchronization(joined);
+    }
+    return joined;
+  }
+
+  @Override
+  public String joinable() {
+    return "Spring-managed transaction on the store's DataSource (one of another transaction manager or"
+        + " DataSource cannot be seen)";
+  }
+
+  @Override
+  public String toString() {
+    return "SpringTransactions[" + dataSource + "]";
+  }
+
+  /** What one Spring transaction holds for the store; it follows the transaction through suspension. */
+  private final class Joined implements Transaction, TransactionSynchronization {
+    final ConnectionHolder holder;
+    final Map<String, Runnable> releases = new LinkedHashMap<>();
+    final List<Runnable> afterCommit = new ArrayList<>();
+
+    Joined(ConnectionHolder holder) {
+      this.holder = holder;
+    }
+
+    @Override
+    public Connection connection() {
+      return holder.getConnection();
+    }
+
+    @Override
+    public void joining(String storedKey, Runnable release) {
+      releases.put(storedKey, release);
+    }
+
+    @Override
+    public boolean isJoined(String storedKey) {
+      return releases.containsKey(storedKey);
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+      afterCommit.add(action);
+    }
+
+    @Override
+    public void suspend() {
+      TransactionSynchronizationManager.unbindResourceIfPossible(resourceKey);
+    }
+
+    @Override
+    public void resume() {
+      TransactionSynchronizationManager.bindResource(resourceKey, this);
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+      TransactionSynchronizationManager.unbindResourceIfPossible(resourceKey);
+      // a failed or unknown commit releases too: the release is fenced, so it never undoes a committed outcome
+      List<Runnable> actions = status == STATUS_COMMITTED ? afterCommit : new ArrayList<>(releases.values());
+      releases.clear();
+      afterCommit.clear();
+      actions.forEach(Runnable::run);
+    }
+  }
+}
