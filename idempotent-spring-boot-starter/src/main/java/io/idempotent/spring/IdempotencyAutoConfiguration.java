@@ -4,23 +4,14 @@ import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyListener;
-import io.idempotent.caffeine.CaffeineIdempotencyStore;
-import io.idempotent.jdbi.JdbiIdempotencyStore;
-import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.ResultCodec;
-import java.util.Locale;
-import javax.sql.DataSource;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -38,7 +29,7 @@ import org.springframework.context.annotation.Import;
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
     "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import({IdempotencyAutoConfiguration.SqlStore.class, IdempotencyAutoConfiguration.InMemoryStore.class})
+@Import({StoreConfigurations.SqlStore.class, StoreConfigurations.InMemoryStore.class}) // in this order
 public class IdempotencyAutoConfiguration {
 
   /** The configuration from the properties, the store, and the application's listeners and codec. */
@@ -94,55 +85,6 @@ public class IdempotencyAutoConfiguration {
     @Override
     public void destroy() {
       Idempotency.uninstall();
-    }
-  }
-
-  /** The SQL table store on the application's {@code DataSource}. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = {"io.idempotent.jdbi.JdbiIdempotencyStore",
-      "org.springframework.jdbc.datasource.DataSourceUtils"})
-  @ConditionalOnSingleCandidate(DataSource.class)
-  @ConditionalOnProperty(prefix = "idempotent", name = "store", havingValue = "jdbi", matchIfMissing = true)
-  static class SqlStore {
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean(IdempotencyStore.class)
-    JdbiIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyProperties properties) {
-      IdempotencyProperties.Jdbi p = properties.getJdbi();
-      JdbiIdempotencyStore.Builder b = JdbiIdempotencyStore.builder(dataSource)
-          .table(p.getTable())
-          .createSchema(p.isCreateSchema());
-      if (mode(p.getMode()) == TransactionMode.JOINED) {
-        b.callerTransactions(SpringTransactions.on(dataSource)).requireTransaction(p.isRequireTransaction());
-      }
-      return b.build();
-    }
-
-    private static TransactionMode mode(String value) {
-      try {
-        return TransactionMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IdempotencyConfigurationException(
-            "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
-      }
-    }
-  }
-
-  /** The in-memory store, when no other is configured. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "io.idempotent.caffeine.CaffeineIdempotencyStore")
-  @ConditionalOnProperty(prefix = "idempotent", name = "store", havingValue = "caffeine", matchIfMissing = true)
-  static class InMemoryStore {
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean(IdempotencyStore.class)
-    CaffeineIdempotencyStore idempotencyStore(IdempotencyProperties properties) {
-      CaffeineIdempotencyStore.Builder b = CaffeineIdempotencyStore.builder();
-      Long maximum = properties.getCaffeine().getMaximumCompleted();
-      if (maximum != null) {
-        b.maximumCompleted(maximum);
-      }
-      return b.build();
     }
   }
 }

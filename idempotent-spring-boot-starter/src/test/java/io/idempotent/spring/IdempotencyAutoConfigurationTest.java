@@ -1,0 +1,219 @@
+package io.idempotent.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.CallOutcome;
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyEvent;
+import io.idempotent.IdempotencyListener;
+import io.idempotent.MissingKeyPolicy;
+import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.spi.IdempotencyStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+
+/** The auto-configuration in real application contexts: which store, which properties, and joined transactions. */
+class IdempotencyAutoConfigurationTest {
+
+  @TempDir
+  static Path dir;
+
+  private static final List<IdempotencyEvent.Type> EVENTS = new CopyOnWriteArrayList<>();
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withAllowBeanDefinitionOverriding(false)
+      .withConfiguration(AutoConfigurations.of(IdempotencyAutoConfiguration.class));
+
+  @AfterEach
+  void forget() {
+    Idempotency.uninstall();
+    EVENTS.clear();
+  }
+
+  /** An application with one DataSource, a transaction manager and the order service on a table of its own. */
+  @Configuration(proxyBeanMethods = false)
+  @EnableTransactionManagement
+  static class ShopApplication {
+    static SpringDatabase database = SpringDatabase.H2;
+
+    @Bean(destroyMethod = "close")
+    HikariDataSource dataSource() {
+      return database.open(dir);
+    }
+
+    @Bean
+    PlatformTransactionManager transactionManager(DataSource dataSource) {
+      return new DataSourceTransactionManager(dataSource);
+    }
+
+    @Bean
+    OrderService orderService(DataSource dataSource) {
+      JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+      String table = SpringDatabase.uniqueName("orders");
+      jdbc.execute("CREATE TABLE " + table + " (id VARCHAR(64) PRIMARY KEY)");
+      return new OrderService(jdbc, table);
+    }
+
+    @Bean
+    IdempotencyListener recordingListener() {
+      return e -> EVENTS.add(e.type());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnStore {
+    @Bean(destroyMethod = "close")
+    IdempotencyStore myStore() {
+      return CaffeineIdempotencyStore.builder().maximumCompleted(7).build();
+    }
+  }
+
+  private static String table(String prefix) {
+    return SpringDatabase.uniqueName(prefix);
+  }
+
+  @Test
+  void withADataSource_theSqlTableStore_andASelfInvokedPrivateMethodRunsOnce() {
+    runner.withUserConfiguration(ShopApplication.class)
+        .withPropertyValues("idempotent.jdbi.table=" + table("idem"))
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(JdbiIdempotencyStore.class);
+          OrderService orders = context.getBean(OrderService.class);
+          String id = UUID.randomUUID().toString();
+
+          String first = orders.place(id);
+          String second = orders.place(id);
+
+          assertThat(second).isEqualTo(first);
+          assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.REPLAYED);
+          assertThat(orders.runs()).isEqualTo(1);
+          assertThat(EVENTS).containsExactly(IdempotencyEvent.Type.EXECUTED, IdempotencyEvent.Type.REPLAYED);
+        });
+  }
+
+  @Test
+  void withoutADataSource_theInMemoryStore() {
+    runner.run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(CaffeineIdempotencyStore.class);
+    });
+  }
+
+  @Test
+  void theApplicationsOwnStoreBeanWins_overTheDataSource() {
+    runner.withUserConfiguration(ShopApplication.class, OwnStore.class).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(IdempotencyConfig.class).store(null)).isSameAs(context.getBean("myStore"));
+      assertThat(context).doesNotHaveBean(JdbiIdempotencyStore.class);
+    });
+  }
+
+  @Test
+  void storeCaffeine_isTakenEvenWithADataSource() {
+    runner.withUserConfiguration(ShopApplication.class).withPropertyValues("idempotent.store=caffeine")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(CaffeineIdempotencyStore.class);
+        });
+  }
+
+  @Test
+  void theIdempotentPropertiesAreBound() {
+    runner.withPropertyValues("idempotent.ttl=2h", "idempotent.lease=45s", "idempotent.wait-timeout=3s",
+        "idempotent.missing-key=run-unprotected").run(context -> {
+          IdempotencyConfig config = context.getBean(IdempotencyConfig.class);
+          assertThat(config.defaultTtl()).isEqualTo(Duration.ofHours(2));
+          assertThat(config.defaultLease()).isEqualTo(Duration.ofSeconds(45));
+          assertThat(config.defaultWaitTimeout()).isEqualTo(Duration.ofSeconds(3));
+          assertThat(config.missingKeyPolicy()).isEqualTo(MissingKeyPolicy.RUN_UNPROTECTED);
+        });
+  }
+
+  @Test
+  void aBadModeFailsTheStart_namingTheProperty() {
+    runner.withUserConfiguration(ShopApplication.class).withPropertyValues("idempotent.jdbi.mode=sometimes")
+        .run(context -> assertThat(context).hasFailed().getFailure()
+            .rootCause().hasMessageContaining("idempotent.jdbi.mode").hasMessageContaining("sometimes"));
+  }
+
+  /** A woven method outside any context: it runs on whatever configuration is installed. */
+  static final class Greeter {
+    @io.idempotent.Idempotent(name = "greet", key = "#name")
+    String greet(String name) {
+      return "hello " + name;
+    }
+  }
+
+  @Test
+  void closingTheContext_removesTheInstalledConfiguration() {
+    Greeter greeter = new Greeter();
+    runner.run(context -> {
+      greeter.greet("inside");
+      assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.EXECUTED);
+    });
+    String previous = System.setProperty("idempotent.enabled", "false"); // what the aspect falls back to
+    try {
+      greeter.greet("after the close");
+      assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.UNPROTECTED);
+    } finally {
+      if (previous == null) {
+        System.clearProperty("idempotent.enabled");
+      } else {
+        System.setProperty("idempotent.enabled", previous);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(SpringDatabase.class)
+  void joined_aTransactionalMethod_commitsItsOutcomeWithItsRow_orRollsBackBoth(SpringDatabase database) {
+    ShopApplication.database = database;
+    try {
+      runner.withUserConfiguration(ShopApplication.class)
+          .withPropertyValues("idempotent.jdbi.mode=joined", "idempotent.jdbi.table=" + table("idem"))
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            OrderService orders = context.getBean(OrderService.class);
+            String rolledBack = UUID.randomUUID().toString();
+            String committed = UUID.randomUUID().toString();
+
+            assertThatThrownBy(() -> orders.placeInTransaction(rolledBack, true)).hasMessageContaining("fails after");
+            String retried = orders.placeInTransaction(rolledBack, false); // released by the rollback: runs again
+            String first = orders.placeInTransaction(committed, false);
+            String replayed = orders.placeInTransaction(committed, false);
+
+            assertThat(retried).startsWith("receipt 2 ");
+            assertThat(replayed).isEqualTo(first);
+            assertThat(orders.runs()).isEqualTo(3);
+            // outside a transaction a joined store refuses before the method runs
+            assertThatThrownBy(() -> orders.place(UUID.randomUUID().toString()))
+                .hasMessageContaining("Spring-managed transaction");
+            assertThat(orders.runs()).isEqualTo(3);
+          });
+    } finally {
+      ShopApplication.database = SpringDatabase.H2;
+    }
+  }
+}
