@@ -22,14 +22,19 @@ import org.springframework.context.annotation.Import;
  * <p>The store: an {@link IdempotencyStore} bean of the application wins; else the SQL table store on the
  * application's single {@code DataSource} ({@code idempotent-jdbi} and {@code spring-jdbc} on the class
  * path), in {@code joined} mode writing each outcome in the caller's Spring-managed transaction
- * ({@link SpringTransactions}); else the in-memory store ({@code idempotent-caffeine}).
- * {@code idempotent.store=jdbi|caffeine} names one.
+ * ({@link SpringTransactions}); else Redis when the application configures a Redis connection
+ * ({@code idempotent-redis}); else the in-memory store ({@code idempotent-caffeine}).
+ * {@code idempotent.store=jdbi|redis|caffeine} names one.
+ *
+ * <p>With {@code idempotent.http.enabled=true} in a servlet web application, the {@code Idempotency-Key}
+ * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}).
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
     "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import({StoreConfigurations.SqlStore.class, StoreConfigurations.InMemoryStore.class}) // in this order
+@Import({StoreConfigurations.SqlStore.class, StoreConfigurations.RedisStore.class,
+    StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class}) // the stores in this order
 public class IdempotencyAutoConfiguration {
 
   /** The configuration from the properties, the store, and the application's listeners and codec. */

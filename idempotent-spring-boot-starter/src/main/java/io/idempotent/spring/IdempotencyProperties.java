@@ -28,14 +28,46 @@ public class IdempotencyProperties {
   private MissingKeyPolicy missingKey;
 
   /**
-   * The store: jdbi (the SQL table on the application's DataSource) or caffeine (in memory). Default: an
-   * IdempotencyStore bean of the application, else jdbi when there is one DataSource, else caffeine.
+   * The store: jdbi (the SQL table on the application's DataSource), redis (on spring.data.redis.*) or
+   * caffeine (in memory). Default: an IdempotencyStore bean of the application, else jdbi when there is
+   * one DataSource, else redis when a Redis connection is configured, else caffeine.
    */
   private String store;
 
   private final Jdbi jdbi = new Jdbi();
 
   private final Caffeine caffeine = new Caffeine();
+
+  private final Http http = new Http();
+
+  /** The {@code Idempotency-Key} filter of idempotent-http, in a servlet web application. */
+  public static class Http {
+
+    /** Whether the filter is registered (default false). */
+    private boolean enabled;
+
+    /**
+     * The filter's place in the chain: after authentication, so that keys belong to the signed-in client
+     * (default 0; Spring Security's chain runs at -100).
+     */
+    private int order;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public int getOrder() {
+      return order;
+    }
+
+    public void setOrder(int order) {
+      this.order = order;
+    }
+  }
 
   /** The SQL table store on the application's DataSource. */
   public static class Jdbi {
@@ -161,5 +193,9 @@ public class IdempotencyProperties {
 
   public Caffeine getCaffeine() {
     return caffeine;
+  }
+
+  public Http getHttp() {
+    return http;
   }
 }

@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.util.Locale;
 import javax.sql.DataSource;
@@ -50,6 +51,64 @@ final class StoreConfigurations {
         throw new IdempotencyConfigurationException(
             "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
       }
+    }
+  }
+
+  /**
+   * The Redis store, when the application configures a Redis connection ({@code spring.data.redis.host}
+   * or {@code spring.data.redis.url}, with {@code port}, {@code database}, {@code username},
+   * {@code password}, {@code ssl.enabled}) and {@code idempotent-redis} is present.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.idempotent.redis.RedisIdempotencyStore")
+  @ConditionalOnProperty(prefix = "idempotent", name = "store", havingValue = "redis", matchIfMissing = true)
+  @org.springframework.context.annotation.Conditional(RedisConfigured.class)
+  static class RedisStore {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    RedisIdempotencyStore redisIdempotencyStore(org.springframework.core.env.Environment env) {
+      RedisIdempotencyStore.Builder b = RedisIdempotencyStore.builder();
+      String url = env.getProperty("spring.data.redis.url");
+      if (url != null) {
+        java.net.URI uri = java.net.URI.create(url);
+        b.host(uri.getHost()).ssl("rediss".equalsIgnoreCase(uri.getScheme()));
+        if (uri.getPort() > 0) {
+          b.port(uri.getPort());
+        }
+        String info = uri.getUserInfo();
+        if (info != null) {
+          int colon = info.indexOf(':');
+          if (colon > 0) {
+            b.user(info.substring(0, colon));
+          }
+          b.password(colon >= 0 ? info.substring(colon + 1) : info);
+        }
+      } else {
+        b.host(env.getProperty("spring.data.redis.host", "localhost"))
+            .port(env.getProperty("spring.data.redis.port", Integer.class, 6379))
+            .ssl(env.getProperty("spring.data.redis.ssl.enabled", Boolean.class, false));
+        String user = env.getProperty("spring.data.redis.username");
+        if (user != null) {
+          b.user(user);
+        }
+        String password = env.getProperty("spring.data.redis.password");
+        if (password != null) {
+          b.password(password);
+        }
+      }
+      b.database(env.getProperty("spring.data.redis.database", Integer.class, 0));
+      return b.build();
+    }
+  }
+
+  /** Whether the application configures a Redis connection. */
+  static final class RedisConfigured implements org.springframework.context.annotation.Condition {
+    @Override
+    public boolean matches(org.springframework.context.annotation.ConditionContext context,
+        org.springframework.core.type.AnnotatedTypeMetadata metadata) {
+      var env = context.getEnvironment();
+      return env.containsProperty("spring.data.redis.host") || env.containsProperty("spring.data.redis.url");
     }
   }
 

@@ -140,6 +140,43 @@ class IdempotencyAutoConfigurationTest {
   }
 
   @Test
+  void withARedisConnectionConfigured_theRedisStore_unlessThereIsADataSource() {
+    io.idempotent.testkit.TestServers.REDIS.requireReachable();
+    String[] redis = {"spring.data.redis.host=" + io.idempotent.testkit.TestServers.REDIS.host,
+        "spring.data.redis.port=" + io.idempotent.testkit.TestServers.REDIS.port,
+        "spring.data.redis.database=" + io.idempotent.testkit.TestServers.RedisServer.DATABASE};
+    Greeter greeter = new Greeter();
+    runner.withPropertyValues(redis).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean(IdempotencyConfig.class).store(null))
+          .isInstanceOf(io.idempotent.redis.RedisIdempotencyStore.class);
+      String name = UUID.randomUUID().toString();
+      greeter.greet(name);
+      greeter.greet(name);
+      assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.REPLAYED);
+    });
+    runner.withUserConfiguration(ShopApplication.class).withPropertyValues(redis)
+        .withPropertyValues("idempotent.jdbi.table=" + table("idem"))
+        .run(context -> assertThat(context.getBean(IdempotencyConfig.class).store(null))
+            .isInstanceOf(JdbiIdempotencyStore.class));
+  }
+
+  @Test
+  void theHttpFilterIsRegisteredInAServletApplication_whenEnabled() {
+    org.springframework.boot.test.context.runner.WebApplicationContextRunner web =
+        new org.springframework.boot.test.context.runner.WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(IdempotencyAutoConfiguration.class));
+    web.run(context -> assertThat(context).doesNotHaveBean("idempotencyFilter"));
+    web.withPropertyValues("idempotent.http.enabled=true").run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context.getBean("idempotencyFilter", org.springframework.boot.web.servlet.FilterRegistrationBean.class)
+          .getFilter()).isInstanceOf(io.idempotent.http.IdempotencyFilter.class);
+    });
+    runner.withPropertyValues("idempotent.http.enabled=true")
+        .run(context -> assertThat(context).doesNotHaveBean("idempotencyFilter")); // not a web application
+  }
+
+  @Test
   void theIdempotentPropertiesAreBound() {
     runner.withPropertyValues("idempotent.ttl=2h", "idempotent.lease=45s", "idempotent.wait-timeout=3s",
         "idempotent.missing-key=run-unprotected").run(context -> {
