@@ -48,6 +48,10 @@ final class LeaseRenewer {
   private final Map<IdempotencyStore, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final AtomicInteger laneNumbers = new AtomicInteger();
   private volatile Thread thread;
+  /**
+   * When the timekeeper wakes up next; while it looks at the renewals, the latest it may choose, so that a
+   * renewal registered meanwhile (which it may not see) and due before then wakes it.
+   */
   private volatile long nextWake = Long.MAX_VALUE;
 
   LeaseRenewer(Listener listener) {
@@ -108,6 +112,7 @@ final class LeaseRenewer {
         idleSince = 0;
       }
       long wake = now + MAX_IDLE_NANOS;
+      nextWake = wake;
       for (Renewal r : active) {
         if (r.inFlight) {
           continue; // its lane is still at it; it is rescheduled when done
