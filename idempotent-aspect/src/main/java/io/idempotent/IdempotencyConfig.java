@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Immutable configuration: the stores, defaults for TTL, lease and wait timeout, the clock, the
+ * Immutable configuration: the stores, defaults for TTL, lease and wait timeout, the time source, the
  * listener and the result codec. Thread-safe. Build with {@link #builder()}; start from the stores on
  * the class path with {@link Idempotency#fromEnvironment()}.
  *
@@ -32,7 +32,7 @@ public final class IdempotencyConfig {
   private final Duration defaultTtl;
   private final Duration defaultLease;
   private final Duration defaultWaitTimeout;
-  private final Clock clock;
+  private final TimeSource time;
   private final IdempotencyListener listener;
   private final ResultCodec codec;
   private final boolean enabled;
@@ -45,7 +45,7 @@ public final class IdempotencyConfig {
     this.defaultTtl = b.defaultTtl;
     this.defaultLease = b.defaultLease;
     this.defaultWaitTimeout = b.defaultWaitTimeout;
-    this.clock = b.clock;
+    this.time = b.time;
     this.listener = b.listener;
     this.codec = b.codec != null ? b.codec : JacksonResultCodec.shared();
     this.enabled = b.enabled;
@@ -65,7 +65,7 @@ public final class IdempotencyConfig {
     b.defaultTtl = defaultTtl;
     b.defaultLease = defaultLease;
     b.defaultWaitTimeout = defaultWaitTimeout;
-    b.clock = clock;
+    b.time = time;
     b.listener = listener;
     b.codec = codec;
     b.enabled = enabled;
@@ -111,8 +111,14 @@ public final class IdempotencyConfig {
     return defaultWaitTimeout;
   }
 
+  /** Where the engine takes its time from (see {@link Builder#time}). */
+  public TimeSource time() {
+    return time;
+  }
+
+  /** The wall clock: {@code time().clock()}. */
   public Clock clock() {
-    return clock;
+    return time.clock();
   }
 
   /** The listener, or null when none is set (warnings are still logged). */
@@ -145,7 +151,7 @@ public final class IdempotencyConfig {
     private Duration defaultTtl = Duration.ofHours(24);
     private Duration defaultLease = Duration.ofSeconds(30);
     private Duration defaultWaitTimeout = Duration.ofSeconds(10);
-    private Clock clock = Clock.systemUTC();
+    private TimeSource time = TimeSource.system();
     private IdempotencyListener listener;
     private ResultCodec codec;
     private boolean enabled = true;
@@ -190,11 +196,25 @@ public final class IdempotencyConfig {
     }
 
     /**
-     * The clock for the engine's {@code WAIT} deadlines. Lease renewal is scheduled on {@code System.nanoTime},
-     * and stores keep their own time (see docs/DESIGN.md, Leases, waiting and time).
+     * Where the engine takes its time from: {@code WAIT} deadlines, the lease renewal schedule and
+     * maximum run times are measured on its {@link TimeSource#nanoTime()}, and the threads waiting for
+     * them are parked on it. Default {@link TimeSource#system()}. Stores keep their own time; a
+     * {@link io.idempotent.layered.LayeredIdempotencyStore} takes a time source in its constructor, which
+     * should be this one (see docs/DESIGN.md, Leases, waiting and time).
+     */
+    public Builder time(TimeSource time) {
+      this.time = Objects.requireNonNull(time, "time");
+      return this;
+    }
+
+    /**
+     * The wall clock, which {@link IdempotencyConfig#clock()} returns: the time source set so far with
+     * {@code clock} as its {@link TimeSource#clock()}. The engine measures no duration on a wall clock —
+     * {@code WAIT} deadlines included — so this changes no behaviour of the engine; a later
+     * {@link #time} replaces it.
      */
     public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+      this.time = new WallClockTimeSource(time, Objects.requireNonNull(clock, "clock"));
       return this;
     }
 

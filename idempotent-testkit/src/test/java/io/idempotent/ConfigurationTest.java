@@ -8,12 +8,16 @@ import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
+import io.idempotent.testkit.FakeTicker;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -76,6 +80,22 @@ class ConfigurationTest {
         return findResources(name); // only the services file written here, not the class path's
       }
     };
+  }
+
+  @Test
+  void builder_time_isTheSystemsUnlessSet_andClockReplacesOnlyTheWallClock() {
+    assertThat(IdempotencyConfig.builder().store(new InMemoryTestStore()).build().time())
+        .isSameAs(TimeSource.system());
+    FakeTicker ticker = new FakeTicker();
+    Clock fixed = Clock.fixed(Instant.parse("2001-02-03T04:05:06Z"), ZoneOffset.UTC);
+    IdempotencyConfig c = IdempotencyConfig.builder().store(new InMemoryTestStore()).time(ticker).clock(fixed).build();
+    long before = c.time().nanoTime();
+    ticker.advance(Duration.ofSeconds(5));
+    assertThat(c.time().nanoTime() - before).as("nanoTime is still the ticker's").isEqualTo(5_000_000_000L);
+    assertThat(c.clock()).isSameAs(fixed);
+    assertThat(c.time().clock()).isSameAs(fixed);
+    assertThat(c.toBuilder().build().clock()).isSameAs(fixed);
+    assertThat(c.toBuilder().time(ticker).build().time()).as("a later time source replaces both").isSameAs(ticker);
   }
 
   @Test

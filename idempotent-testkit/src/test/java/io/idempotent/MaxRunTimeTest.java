@@ -3,21 +3,38 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.testkit.FakeTicker;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** A running call holds its key for at most its maximum run time (plus one lease), even if it never ends. */
+/**
+ * A running call holds its key for at most its maximum run time (plus one lease), even if it never ends.
+ * The store and the engine share a ticker: time passes only when a test advances it, 0.1 s at a time,
+ * each step a renewal of the 0.3 s lease.
+ */
 class MaxRunTimeTest {
 
+  private static final Duration STEP = Duration.ofMillis(100);
+
+  private final FakeTicker time = new FakeTicker();
+  private final InMemoryTestStore store = new InMemoryTestStore(time, true);
   private final List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
+  private final CountDownLatch runTimeExceeded = new CountDownLatch(1);
   private final Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder()
-      .store(new InMemoryTestStore(System::nanoTime, true)).listener(e -> events.add(e.type())).build());
+      .store(store).time(time).listener(e -> {
+        events.add(e.type());
+        if (e.type() == IdempotencyEvent.Type.RUN_TIME_EXCEEDED) {
+          runTimeExceeded.countDown();
+        }
+      }).build());
   private final AtomicInteger runs = new AtomicInteger();
 
   @SuppressWarnings("unchecked")
@@ -35,25 +52,34 @@ class MaxRunTimeTest {
   @Test
   void stageThatNeverCompletes_pastItsMaxRunTime_isTakenOver() throws Exception {
     call(Duration.ofMillis(600)).run(this::neverCompletes);
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    int refused = 0;
-    while (runs.get() < 2 && System.nanoTime() < deadline) {
-      try {
-        call(Duration.ofMillis(600)).run(this::neverCompletes);
-      } catch (IdempotencyInProgressException e) {
-        refused++;
-        Thread.sleep(50);
-      }
+    for (int i = 1; i <= 5; i++) {
+      time.advance(STEP);
+      store.awaitRenewals(i);
     }
-    assertThat(refused).as("refused while the first call was within its run time").isPositive();
+    assertThatThrownBy(() -> call(Duration.ofMillis(600)).run(this::neverCompletes))
+        .as("refused at 0.5 s, within its run time, by renewal").isInstanceOf(IdempotencyInProgressException.class);
+
+    time.advance(STEP); // 0.6 s: its run time is over, the lease renewed at 0.5 s runs until 0.8 s
+    assertThat(runTimeExceeded.await(10, TimeUnit.SECONDS)).isTrue();
+    time.advance(STEP.multipliedBy(2).minusNanos(1));
+    assertThatThrownBy(() -> call(Duration.ofMillis(600)).run(this::neverCompletes))
+        .as("refused until its last lease ends").isInstanceOf(IdempotencyInProgressException.class);
+    assertThat(store.renewals()).as("no renewal past its run time").isEqualTo(5);
+
+    time.advance(Duration.ofNanos(1));
+    call(Duration.ofMillis(600)).run(this::neverCompletes);
     assertThat(runs).as("a duplicate ran once the first call's run time and lease were over").hasValue(2);
-    assertThat(events).contains(IdempotencyEvent.Type.RUN_TIME_EXCEEDED, IdempotencyEvent.Type.LEASE_TAKEN_OVER);
+    assertThat(events).containsSubsequence(
+        IdempotencyEvent.Type.RUN_TIME_EXCEEDED, IdempotencyEvent.Type.LEASE_TAKEN_OVER);
   }
 
   @Test
   void stageThatNeverCompletes_withinItsMaxRunTime_keepsItsKeyByRenewal() throws Exception {
     call(null).run(this::neverCompletes); // the maximum run time is the TTL, 24 hours
-    Thread.sleep(1_500); // five leases
+    for (int i = 1; i <= 15; i++) { // five leases
+      time.advance(STEP);
+      store.awaitRenewals(i);
+    }
     assertThatThrownBy(() -> call(null).run(this::neverCompletes)).isInstanceOf(IdempotencyInProgressException.class);
     assertThat(runs).hasValue(1);
     assertThat(events).doesNotContain(IdempotencyEvent.Type.RUN_TIME_EXCEEDED);

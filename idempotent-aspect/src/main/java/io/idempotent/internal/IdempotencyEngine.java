@@ -13,6 +13,7 @@ import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
+import io.idempotent.TimeSource;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -25,12 +26,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 
 /**
  * The state machine described in docs/DESIGN.md, Outcomes, and the one place where the algorithm lives:
@@ -41,9 +41,13 @@ public final class IdempotencyEngine {
 
   static final System.Logger LOG = System.getLogger("io.idempotent");
   private static final ThreadLocal<CallOutcome> LAST = new ThreadLocal<>();
+  /** A WAIT without a change signal polls the store: after 5 ms first, doubling up to 200 ms. */
+  private static final long FIRST_POLL_NANOS = 5_000_000L;
+  private static final long MAX_POLL_NANOS = 200_000_000L;
 
   private final IdempotencyConfig config;
   private final IdempotencyListener listener;
+  private final TimeSource time;
   private final LeaseRenewer renewer;
   private final String ownerPrefix;
   private final AtomicLong ownerCounter = new AtomicLong();
@@ -57,7 +61,8 @@ public final class IdempotencyEngine {
   public IdempotencyEngine(IdempotencyConfig config) {
     this.config = config;
     this.listener = config.listener();
-    this.renewer = new LeaseRenewer(renewalListener());
+    this.time = config.time();
+    this.renewer = new LeaseRenewer(renewalListener(), time);
     byte[] seed = new byte[9];
     new SecureRandom().nextBytes(seed);
     this.ownerPrefix = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(seed) + '.';
@@ -121,7 +126,8 @@ public final class IdempotencyEngine {
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
     String owner = takeOwner();
-    long waitDeadline = Long.MIN_VALUE;
+    boolean waiting = false;
+    long waitDeadline = 0;
     while (true) {
       ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
       if (claim.claimed()) {
@@ -136,9 +142,10 @@ public final class IdempotencyEngine {
       if (plan.onInProgress != OnInProgress.WAIT) {
         return refuseInProgress(plan, storedKey);
       }
-      if (waitDeadline == Long.MIN_VALUE) {
+      if (!waiting) {
         Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
-        waitDeadline = config.clock().millis() + timeout.toMillis();
+        waitDeadline = time.nanoTime() + timeout.toNanos(); // at most a day: no overflow
+        waiting = true;
       }
       IdempotencyRecord done = await(plan, store, storedKey, waitDeadline, lease);
       if (done != null) {
@@ -490,9 +497,11 @@ public final class IdempotencyEngine {
 
   private IdempotencyRecord awaitCompletion(
       CallPlan plan, IdempotencyStore store, String key, long deadline, Duration lease) throws InterruptedException {
-    long pause = 5;
+    long pause = FIRST_POLL_NANOS;
+    SignalWake wake = null;
     while (true) {
-      long remaining = deadline - config.clock().millis();
+      long now = time.nanoTime();
+      long remaining = deadline - now;
       if (remaining <= 0) {
         emit(Type.IN_PROGRESS, plan, key, null);
         throw new IdempotencyInProgressException(
@@ -503,10 +512,14 @@ public final class IdempotencyEngine {
       if (signal != null) {
         // the store tells when the record changes, but not when the first caller's lease runs out with
         // nobody to release it: look again at least once a lease, so a dead owner is taken over here too
-        awaitSignal(signal, Math.min(remaining, lease.toMillis()));
+        if (wake == null || wake.signal != signal) {
+          wake = new SignalWake(signal);
+          signal.whenComplete(wake);
+        }
+        parkUntil(now + Math.min(remaining, lease.toNanos()), wake);
       } else {
-        Thread.sleep(Math.min(pause, remaining));
-        pause = Math.min(pause * 2, 200);
+        parkUntil(now + Math.min(pause, remaining), null);
+        pause = Math.min(pause * 2, MAX_POLL_NANOS);
       }
       Optional<IdempotencyRecord> found;
       try {
@@ -526,11 +539,39 @@ public final class IdempotencyEngine {
     }
   }
 
-  private static void awaitSignal(CompletionStage<?> signal, long millis) throws InterruptedException {
-    try {
-      signal.toCompletableFuture().get(millis, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException | CancellationException e) {
-      // re-check the store either way: the wait deadline or the record decides what happens next
+  /**
+   * Parks the waiting thread on the engine's time source until {@code until}, or until {@code wake} (if
+   * any) fires; the store is read again either way, and the wait deadline or the record decides what
+   * happens next.
+   */
+  private void parkUntil(long until, SignalWake wake) throws InterruptedException {
+    while (wake == null || !wake.fired) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      if (time.nanoTime() - until >= 0) {
+        return;
+      }
+      time.parkUntil(this, until);
+    }
+  }
+
+  /** Unparks the thread that waits for a store's change signal once the signal completes. */
+  private static final class SignalWake implements BiConsumer<Object, Throwable> {
+    final CompletionStage<?> signal;
+    private final Thread waiter = Thread.currentThread();
+    volatile boolean fired;
+
+    SignalWake(CompletionStage<?> signal) {
+      this.signal = signal;
+    }
+
+    @Override
+    public void accept(Object value, Throwable error) {
+      fired = true;
+      if (Thread.currentThread() != waiter) { // a signal complete already fires on the waiter, not parked
+        LockSupport.unpark(waiter);
+      }
     }
   }
 

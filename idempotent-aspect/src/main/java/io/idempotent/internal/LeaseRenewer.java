@@ -1,5 +1,6 @@
 package io.idempotent.internal;
 
+import io.idempotent.TimeSource;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.Map;
@@ -18,7 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * thread that exists while the store has renewals to run), so a store that is slow or stuck — its pool
  * exhausted, its server unreachable — delays only its own renewals, never another store's. A renewal
  * still running is not submitted again. Registering costs one small object and a set insertion; calls
- * that finish within a third of their lease are never renewed. Thread-safe.
+ * that finish within a third of their lease are never renewed. All of its time — due times, maximum run
+ * times, idling, and the timekeeper's parking — comes from the engine's {@link TimeSource}, so a test
+ * moving that source by hand drives it; only a lane's idle thread ends by the JDK's own timeout.
+ * Thread-safe.
  */
 final class LeaseRenewer {
 
@@ -40,6 +44,7 @@ final class LeaseRenewer {
   private final long idleExitNanos;
 
   private final Listener listener;
+  private final TimeSource time;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
   /**
    * One lane per store, by identity; a lane's thread ends when it has been idle for a while, and the
@@ -48,14 +53,19 @@ final class LeaseRenewer {
   private final Map<IdempotencyStore, ExecutorService> lanes = new ConcurrentHashMap<>();
   private final AtomicInteger laneNumbers = new AtomicInteger();
   private volatile Thread thread;
+  /**
+   * When the timekeeper wakes up next; while it looks at the renewals, the latest it may choose, so that a
+   * renewal registered meanwhile (which it may not see) and due before then wakes it.
+   */
   private volatile long nextWake = Long.MAX_VALUE;
 
-  LeaseRenewer(Listener listener) {
-    this(listener, IDLE_EXIT_NANOS);
+  LeaseRenewer(Listener listener, TimeSource time) {
+    this(listener, time, IDLE_EXIT_NANOS);
   }
 
-  LeaseRenewer(Listener listener, long idleExitNanos) {
+  LeaseRenewer(Listener listener, TimeSource time, long idleExitNanos) {
     this.listener = listener;
+    this.time = time;
     this.idleExitNanos = idleExitNanos;
   }
 
@@ -92,7 +102,7 @@ final class LeaseRenewer {
   private void loop() {
     long idleSince = 0;
     while (true) {
-      long now = System.nanoTime();
+      long now = time.nanoTime();
       if (active.isEmpty()) {
         if (idleSince == 0) {
           idleSince = now;
@@ -108,6 +118,7 @@ final class LeaseRenewer {
         idleSince = 0;
       }
       long wake = now + MAX_IDLE_NANOS;
+      nextWake = wake;
       for (Renewal r : active) {
         if (r.inFlight) {
           continue; // its lane is still at it; it is rescheduled when done
@@ -128,10 +139,7 @@ final class LeaseRenewer {
         }
       }
       nextWake = wake;
-      long sleep = wake - System.nanoTime();
-      if (sleep > 0) {
-        LockSupport.parkNanos(this, sleep);
-      }
+      time.parkUntil(this, wake); // register() and the lanes unpark it when a renewal falls due sooner
       Thread.interrupted(); // not a shutdown signal for this daemon thread: keep serving
     }
   }
@@ -165,7 +173,7 @@ final class LeaseRenewer {
         if (r.cancelled) {
           return; // the call ended while this waited in its lane: its row may be locked by its completion
         }
-        renew(r, System.nanoTime());
+        renew(r, time.nanoTime());
       } finally {
         r.inFlight = false;
         Thread t = thread;
@@ -228,7 +236,7 @@ final class LeaseRenewer {
       this.owner = owner;
       this.lease = lease;
       this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
-      long now = System.nanoTime();
+      long now = time.nanoTime();
       this.due = now + intervalNanos;
       this.maxRunTime = maxRunTime;
       this.endsAt = now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4); // at most 3650 days: no overflow

@@ -1,5 +1,6 @@
 package io.idempotent.layered;
 
+import io.idempotent.TimeSource;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -15,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 
 /**
  * A cache in front of a store of record: the <em>near</em> store (in memory) holds copies of committed
@@ -54,20 +54,23 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  private final LongSupplier nanoTime;
+  private final TimeSource time;
 
+  /** Keeps its local bookkeeping on {@link TimeSource#system()}. */
   public LayeredIdempotencyStore(IdempotencyStore near, IdempotencyStore far) {
-    this(near, far, System::nanoTime);
+    this(near, far, TimeSource.system());
   }
 
   /**
-   * @param nanoTime the clock for local bookkeeping (in-flight leases, the age of near copies); tests
-   *     pass the same fake ticker as their stores
+   * @param time the time source of the local bookkeeping (in-flight leases, the age of near copies):
+   *     the one of the configuration this store is registered in
+   *     ({@link io.idempotent.IdempotencyConfig.Builder#time}); a test that moves time by hand passes the
+   *     same source here, to the configuration and to its in-memory stores
    */
-  public LayeredIdempotencyStore(IdempotencyStore near, IdempotencyStore far, LongSupplier nanoTime) {
+  public LayeredIdempotencyStore(IdempotencyStore near, IdempotencyStore far, TimeSource time) {
     this.near = Objects.requireNonNull(near, "near");
     this.far = Objects.requireNonNull(far, "far");
-    this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    this.time = Objects.requireNonNull(time, "time");
   }
 
   /** The store in front (a cache of committed outcomes). */
@@ -96,7 +99,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     if (cached != null) {
       return ClaimResult.existing(cached);
     }
-    long now = nanoTime.getAsLong();
+    long now = time.nanoTime();
     InFlight local = inFlight.get(key);
     if (local != null && local.liveAt(now)) {
       return ClaimResult.existing(IdempotencyRecord.inProgress(key, local.fingerprint, local.owner));
@@ -128,7 +131,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   /** A detached outcome has committed when the far store returns; any other is cached once it commits. */
   private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean detached) {
-    long start = nanoTime.getAsLong();
+    long start = time.nanoTime();
     boolean completed;
     try {
       completed = detached ? far.completeDetached(key, owner, outcome, ttl) : far.complete(key, owner, outcome, ttl);
@@ -163,7 +166,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
-    long now = nanoTime.getAsLong();
+    long now = time.nanoTime();
     boolean renewed = far.renew(key, owner, lease);
     inFlight.computeIfPresent(key, (k, f) -> !f.owner.equals(owner) ? f
         : renewed ? new InFlight(owner, f.fingerprint, deadline(now, lease), f.done) : null);
@@ -176,7 +179,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     if (cached != null) {
       return Optional.of(cached);
     }
-    long now = nanoTime.getAsLong();
+    long now = time.nanoTime();
     InFlight local = inFlight.get(key);
     if (local != null && local.liveAt(now)) {
       return Optional.of(IdempotencyRecord.inProgress(key, local.fingerprint, local.owner));
@@ -188,7 +191,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public int purgeExpired(int maxRecords) {
-    long now = nanoTime.getAsLong();
+    long now = time.nanoTime();
     dropExpired(now); // claims whose owners never came back
     int purged = far.purgeExpired(maxRecords);
     try {
@@ -281,7 +284,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     if (record.expiresIn() == null) {
       return; // the far store did not say how long the record lives: a copy could outlive it
     }
-    Duration remaining = record.expiresIn().minusNanos(nanoTime.getAsLong() - since);
+    Duration remaining = record.expiresIn().minusNanos(time.nanoTime() - since);
     if (remaining.isNegative() || remaining.isZero()) {
       return;
     }

@@ -15,6 +15,7 @@ import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
@@ -350,7 +351,18 @@ public abstract class IdempotencyStoreContract {
 
   @Test
   void engine_waiterWhoseFirstCallersLeaseRanOut_takesOverAsOnEveryStore() throws Exception {
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).leaseRenewal(false)
+    CountDownLatch waiterFoundItRunning = new CountDownLatch(1);
+    IdempotencyStore watched = new ForwardingIdempotencyStore(store) {
+      @Override
+      public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+        ClaimResult r = super.claim(key, fingerprint, owner, lease);
+        if (!r.claimed()) {
+          waiterFoundItRunning.countDown(); // the waiter goes on to wait
+        }
+        return r;
+      }
+    };
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(watched).leaseRenewal(false)
         .defaultWaitTimeout(Duration.ofMinutes(2)).build());
     String ns = "takeover-" + run;
     CountDownLatch firstRunning = new CountDownLatch(1);
@@ -365,7 +377,7 @@ public abstract class IdempotencyStoreContract {
       assertThat(firstRunning.await(30, TimeUnit.SECONDS)).isTrue();
       Future<String> waiter = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(SHORT)
           .onInProgress(OnInProgress.WAIT).run(() -> "waiter"));
-      Thread.sleep(200); // let it start waiting
+      assertThat(waiterFoundItRunning.await(30, TimeUnit.SECONDS)).isTrue();
       advancePast(SHORT); // the first caller's lease runs out; it is stuck and does not renew
       assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter takes the dead lease over and runs").isEqualTo("waiter");
       firstMayEnd.countDown();

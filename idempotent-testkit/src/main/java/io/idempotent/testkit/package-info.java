@@ -8,7 +8,8 @@
  *   <li>{@link io.idempotent.testkit.HostileInputContract}: every store; implement {@code createStore()}.
  *   <li>{@link io.idempotent.testkit.MultiInstanceContract}: stores shared by several application
  *       instances; implement {@code createInstance()}, which opens one more instance over the same data.
- *   <li>{@link io.idempotent.testkit.FakeTicker}: a clock that moves only when told, for stores that take
+ *   <li>{@link io.idempotent.testkit.FakeTicker}: time that moves only when told, for the engine (a
+ *       {@link io.idempotent.TimeSource}: waits and lease renewals follow it) and for stores that take
  *       their time from a ticker.
  *   <li>{@link io.idempotent.testkit.TestServers}: the PostgreSQL, MariaDB and Redis servers the tests use;
  *       reach one, or skip the test (fail it when {@code -Didempotent.requireServers=true}).

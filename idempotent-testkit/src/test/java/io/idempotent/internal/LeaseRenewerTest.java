@@ -4,66 +4,92 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.OnInProgress;
+import io.idempotent.testkit.FakeTicker;
 import io.idempotent.testkit.InMemoryTestStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/** The renewer on a ticker the tests move: every renewal falls due only when a test advances the time. */
 class LeaseRenewerTest {
 
-  private final InMemoryTestStore store = new InMemoryTestStore();
-  private final IdempotencyEngine engine = new IdempotencyEngine(IdempotencyConfig.builder().store(store).build());
+  private static final Duration LEASE = Duration.ofMillis(300);
+  /** A third of the lease: when a renewal falls due. */
+  private static final Duration INTERVAL = LEASE.dividedBy(3);
+
+  private final FakeTicker time = new FakeTicker();
+  private final InMemoryTestStore store = new InMemoryTestStore(time, false);
+  private final IdempotencyEngine engine =
+      new IdempotencyEngine(IdempotencyConfig.builder().store(store).time(time).build());
   private final CallPlan plan = new CallPlan("n", "n", "", null, null, null, OnInProgress.THROW,
       new Class[0], false, false, String.class, null, null);
 
-  private static void awaitEnd(Thread t) throws InterruptedException {
-    t.join(10_000);
+  private LeaseRenewer renewer(long idleExitNanos) {
+    return new LeaseRenewer(engine.renewalListener(), time, idleExitNanos);
+  }
+
+  /** Lets {@code timekeeper} find itself idle and end: each time it parks, a second passes. */
+  private void advanceUntilEnded(Thread timekeeper) throws InterruptedException {
+    for (int i = 0; i < 10 && time.awaitParked(timekeeper); i++) {
+      time.advance(Duration.ofSeconds(1));
+    }
+    timekeeper.join(10_000);
   }
 
   @Test
   void thread_endsWhenIdle_andARegistrationStartsAnotherThatRenews() throws Exception {
-    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), Duration.ofMillis(50).toNanos());
-    store.claim("k1", "", "o1", Duration.ofMillis(300));
-    renewer.register(plan, store, "k1", "o1", Duration.ofMillis(300), Duration.ofHours(1)).cancel();
+    LeaseRenewer renewer = renewer(Duration.ofMillis(50).toNanos());
+    store.claim("k1", "", "o1", LEASE);
+    renewer.register(plan, store, "k1", "o1", LEASE, Duration.ofHours(1)).cancel();
     Thread first = renewer.thread();
     assertThat(first).isNotNull();
-    awaitEnd(first);
+    advanceUntilEnded(first);
     assertThat(first.isAlive()).isFalse();
     assertThat(renewer.thread()).isNull();
 
-    store.claim("k2", "", "o2", Duration.ofMillis(300));
-    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", "o2", Duration.ofMillis(300), Duration.ofHours(1));
+    store.claim("k2", "", "o2", LEASE);
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", "o2", LEASE, Duration.ofHours(1));
     Thread second = renewer.thread();
     assertThat(second).isNotNull().isNotSameAs(first);
-    Thread.sleep(900); // three leases: only renewal keeps the claim
-    assertThat(store.find("k2")).isPresent();
+    for (int i = 1; i <= 9; i++) { // three leases: only renewal keeps the claim
+      time.advance(INTERVAL);
+      store.awaitRenewals(i);
+    }
+    assertThat(store.claim("k2", "", "intruder", LEASE).claimed()).as("k2's claim was kept").isFalse();
+    assertThat(store.find("k2").orElseThrow().owner()).isEqualTo("o2");
     r.cancel();
   }
 
   @Test
   void lanes_ofStoresNoLongerRenewed_areDroppedWhenTheThreadGoesIdle() throws Exception {
-    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), Duration.ofMillis(50).toNanos());
-    List<InMemoryTestStore> stores = List.of(new InMemoryTestStore(), new InMemoryTestStore(), new InMemoryTestStore());
-    List<LeaseRenewer.Renewal> renewals = new java.util.ArrayList<>();
+    LeaseRenewer renewer = renewer(Duration.ofMillis(50).toNanos());
+    List<InMemoryTestStore> stores = List.of(
+        new InMemoryTestStore(time, false), new InMemoryTestStore(time, false), new InMemoryTestStore(time, false));
+    List<LeaseRenewer.Renewal> renewals = new ArrayList<>();
     for (InMemoryTestStore s : stores) {
-      s.claim("k", "", "o", Duration.ofMillis(300));
-      renewals.add(renewer.register(plan, s, "k", "o", Duration.ofMillis(300), Duration.ofHours(1)));
+      s.claim("k", "", "o", LEASE);
+      renewals.add(renewer.register(plan, s, "k", "o", LEASE, Duration.ofHours(1)));
     }
-    Thread.sleep(450); // past the first renewal of each: every store has had a lane
+    time.advance(INTERVAL); // the first renewal of each: every store has a lane
+    for (InMemoryTestStore s : stores) {
+      s.awaitRenewals(1);
+    }
     assertThat(renewer.laneCount()).isEqualTo(stores.size());
     renewals.forEach(LeaseRenewer.Renewal::cancel);
     Thread timekeeper = renewer.thread();
-    awaitEnd(timekeeper);
+    advanceUntilEnded(timekeeper);
     assertThat(timekeeper.isAlive()).isFalse();
     assertThat(renewer.laneCount()).as("lanes kept after every renewal ended").isZero();
   }
 
   @Test
   void claimTakenOverBeforeItsRenewal_isReportedAsLost_andNoLongerRenewed() throws Exception {
-    List<String> reports = new CopyOnWriteArrayList<>();
+    BlockingQueue<String> reports = new LinkedBlockingQueue<>();
     LeaseRenewer renewer = new LeaseRenewer(new LeaseRenewer.Listener() {
       @Override
       public void renewalFailed(CallPlan p, String key, RuntimeException error) {
@@ -79,16 +105,13 @@ class LeaseRenewerTest {
       public void runTimeExceeded(CallPlan p, String key, Duration maxRunTime) {
         reports.add("too long " + key);
       }
-    });
-    store.claim("k", "", "first", Duration.ofMillis(300));
-    LeaseRenewer.Renewal r = renewer.register(plan, store, "k", "first", Duration.ofMillis(300), Duration.ofHours(1));
+    }, time);
+    store.claim("k", "", "first", LEASE);
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k", "first", LEASE, Duration.ofHours(1));
     store.release("k", "first");
     store.claim("k", "", "second", Duration.ofMinutes(1)); // another caller holds the key now
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (reports.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(reports).containsExactly("lost k");
+    time.advance(INTERVAL);
+    assertThat(reports.poll(10, TimeUnit.SECONDS)).isEqualTo("lost k");
     assertThat(store.find("k").orElseThrow().owner()).isEqualTo("second");
     r.cancel();
   }
@@ -97,7 +120,11 @@ class LeaseRenewerTest {
   private static final class StuckRenewals extends InMemoryTestStore {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch unblock = new CountDownLatch(1);
-    final List<String> renewed = new CopyOnWriteArrayList<>();
+    final BlockingQueue<String> renewed = new LinkedBlockingQueue<>();
+
+    StuckRenewals(FakeTicker time) {
+      super(time, false);
+    }
 
     @Override
     public boolean renew(String key, String owner, Duration lease) {
@@ -114,35 +141,50 @@ class LeaseRenewerTest {
 
   @Test
   void renewalCancelledWhileItWaitsInItsStoresLane_neverReachesTheStore() throws Exception {
-    StuckRenewals stuck = new StuckRenewals();
-    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener());
-    Duration lease = Duration.ofMillis(300);
-    stuck.claim("a", "", "oa", lease);
-    stuck.claim("c", "", "oc", lease);
-    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease, Duration.ofHours(1));
-    assertThat(stuck.entered.await(5, TimeUnit.SECONDS)).isTrue();
-    LeaseRenewer.Renewal rc = renewer.register(plan, stuck, "c", "oc", lease, Duration.ofHours(1));
-    Thread.sleep(400); // c falls due and waits in the lane behind a's hanging renewal
+    StuckRenewals stuck = new StuckRenewals(time);
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), time);
+    stuck.claim("a", "", "oa", LEASE);
+    stuck.claim("c", "", "oc", LEASE);
+    stuck.claim("d", "", "od", LEASE);
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", LEASE, Duration.ofHours(1));
+    time.advance(INTERVAL);
+    assertThat(stuck.entered.await(10, TimeUnit.SECONDS)).isTrue();
+    LeaseRenewer.Renewal rc = renewer.register(plan, stuck, "c", "oc", LEASE, Duration.ofHours(1));
+    time.advance(INTERVAL);
+    // once the timekeeper parks again, c has fallen due and waits in the lane behind a's hanging renewal
+    assertThat(time.awaitParked(renewer.thread())).isTrue();
+    LeaseRenewer.Renewal rd = renewer.register(plan, stuck, "d", "od", LEASE, Duration.ofHours(1));
     rc.cancel(); // its call ended: in JOINED mode its row may now be locked by the caller's completion
     stuck.unblock.countDown();
-    Thread.sleep(300);
+    time.advance(INTERVAL); // d falls due; the lane runs it after c's turn
+    List<String> seen = new ArrayList<>();
+    while (!seen.contains("d")) {
+      String key = stuck.renewed.poll(10, TimeUnit.SECONDS);
+      assertThat(key).as("d renewed").isNotNull();
+      seen.add(key);
+    }
     ra.cancel();
-    assertThat(stuck.renewed).contains("a").doesNotContain("c");
+    rd.cancel();
+    assertThat(seen).contains("a").doesNotContain("c");
   }
 
   @Test
   void storeWhoseRenewalsHang_doesNotStopAnotherStoresRenewals() throws Exception {
-    StuckRenewals stuck = new StuckRenewals();
-    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener());
-    Duration lease = Duration.ofMillis(300);
-    stuck.claim("a", "", "oa", lease);
-    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", lease, Duration.ofHours(1));
-    assertThat(stuck.entered.await(5, TimeUnit.SECONDS)).as("store a's renewal started and hangs").isTrue();
-    store.claim("b", "", "ob", lease);
-    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", "ob", lease, Duration.ofHours(1));
+    StuckRenewals stuck = new StuckRenewals(time);
+    LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), time);
+    stuck.claim("a", "", "oa", LEASE);
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", "oa", LEASE, Duration.ofHours(1));
+    store.claim("b", "", "ob", LEASE);
+    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", "ob", LEASE, Duration.ofHours(1));
     try {
-      Thread.sleep(1_000); // more than three leases: only renewals keep store b's claim
-      assertThat(store.claim("b", "", "intruder", lease).claimed()).as("b's claim was kept").isFalse();
+      time.advance(INTERVAL);
+      assertThat(stuck.entered.await(10, TimeUnit.SECONDS)).as("store a's renewal started and hangs").isTrue();
+      store.awaitRenewals(1);
+      for (int i = 2; i <= 10; i++) { // more than three leases: only renewals keep store b's claim
+        time.advance(INTERVAL);
+        store.awaitRenewals(i);
+      }
+      assertThat(store.claim("b", "", "intruder", LEASE).claimed()).as("b's claim was kept").isFalse();
       assertThat(store.find("b").orElseThrow().owner()).isEqualTo("ob");
     } finally {
       stuck.unblock.countDown();

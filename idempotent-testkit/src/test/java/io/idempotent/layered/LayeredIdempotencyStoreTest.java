@@ -17,9 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -30,15 +28,15 @@ class LayeredIdempotencyStoreTest {
   private final FakeTicker ticker = new FakeTicker();
   private final InMemoryTestStore near = new InMemoryTestStore(ticker, false);
   private final CountingStore far = new CountingStore(ticker);
-  private final CountingStore farReal = new CountingStore(System::nanoTime);
   private final LayeredIdempotencyStore layered = new LayeredIdempotencyStore(near, far, ticker);
-  private final Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(layered).build());
+  private final Idempotency idempotency =
+      Idempotency.create(IdempotencyConfig.builder().store(layered).time(ticker).build());
   private final AtomicInteger runs = new AtomicInteger();
-  private final ExecutorService pool = Executors.newCachedThreadPool();
+  private final List<Thread> threads = new ArrayList<>();
 
   @AfterEach
   void stop() {
-    pool.shutdownNow();
+    threads.forEach(Thread::interrupt);
   }
 
   private CallResult<String> call(String key) {
@@ -119,31 +117,44 @@ class LayeredIdempotencyStoreTest {
 
   @Test
   void concurrentDuplicatesInOneJvm_waitOnOneExecution_withoutPollingTheFarStore() throws Exception {
-    Idempotency real = Idempotency.create(IdempotencyConfig.builder()
-        .store(new LayeredIdempotencyStore(new InMemoryTestStore(), farReal))
-        .defaultWaitTimeout(Duration.ofSeconds(20)).build());
+    CountingStore countedNear = new CountingStore(ticker);
+    Idempotency burst = Idempotency.create(IdempotencyConfig.builder()
+        .store(new LayeredIdempotencyStore(countedNear, far, ticker)).time(ticker)
+        .defaultLease(Duration.ofSeconds(30)).defaultWaitTimeout(Duration.ofSeconds(20)).build());
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger executions = new AtomicInteger();
-    List<Future<String>> calls = new ArrayList<>();
+    List<FutureTask<String>> calls = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
-      calls.add(pool.submit(() -> real.call("burst", String.class).key("b").onInProgress(OnInProgress.WAIT)
-          .run(() -> {
+      FutureTask<String> call = new FutureTask<>(() -> burst.call("burst", String.class).key("b")
+          .onInProgress(OnInProgress.WAIT).run(() -> {
             executions.incrementAndGet();
             started.countDown();
             release.await();
             return "once";
-          })));
+          }));
+      Thread t = new Thread(call, "burst-" + i);
+      threads.add(t);
+      calls.add(call);
+      t.start();
       if (i == 0) {
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       }
     }
-    Thread.sleep(300); // the duplicates are now waiting
-    int roundTripsWhileWaiting = farReal.roundTrips.get();
-    Thread.sleep(300);
-    assertThat(farReal.roundTrips.get()).as("no polling while waiting").isEqualTo(roundTripsWhileWaiting);
+    for (Thread duplicate : threads.subList(1, threads.size())) {
+      assertThat(ticker.awaitParked(duplicate)).as(duplicate.getName() + " waits").isTrue();
+    }
+    int roundTripsWhileWaiting = far.roundTrips.get() + countedNear.roundTrips.get();
+    // 9 s: well within the wait timeout and the first call's lease (no renewal is due before 10 s);
+    // a waiter that polled would have looked at the stores dozens of times
+    ticker.advance(Duration.ofSeconds(9));
+    for (Thread duplicate : threads.subList(1, threads.size())) {
+      assertThat(ticker.awaitParked(duplicate)).isTrue();
+    }
+    assertThat(far.roundTrips.get() + countedNear.roundTrips.get()).as("no polling while waiting")
+        .isEqualTo(roundTripsWhileWaiting);
     release.countDown();
-    for (Future<String> f : calls) {
+    for (FutureTask<String> f : calls) {
       assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("once");
     }
     assertThat(executions).hasValue(1);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -28,6 +29,8 @@ public class InMemoryTestStore implements IdempotencyStore {
   private final boolean encode;
   private final AtomicBoolean failing = new AtomicBoolean();
   private final AtomicLong claims = new AtomicLong();
+  /** Renewals that kept a claim. Guarded by this. */
+  private long renewals;
 
   /**
    * @param nanoTime the store's clock
@@ -50,6 +53,26 @@ public class InMemoryTestStore implements IdempotencyStore {
   /** How many times {@link #claim} was called. */
   public long claims() {
     return claims.get();
+  }
+
+  /** How many renewals kept a claim. */
+  public synchronized long renewals() {
+    return renewals;
+  }
+
+  /**
+   * Waits until at least {@code count} renewals have kept a claim (renewals run on the lease renewer's
+   * threads). Throws {@link AssertionError} after 10 seconds, so that a test fails instead of hanging.
+   */
+  public synchronized void awaitRenewals(long count) throws InterruptedException {
+    long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (renewals < count) {
+      long left = giveUpAt - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("expected " + count + " renewals within 10 s, saw " + renewals);
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
   }
 
   private void check() {
@@ -105,6 +128,8 @@ public class InMemoryTestStore implements IdempotencyStore {
       return false;
     }
     entries.put(key, new Entry(e.state, e.fingerprint, owner, null, deadline(nanoTime.getAsLong(), lease)));
+    renewals++;
+    notifyAll();
     return true;
   }
 

@@ -47,7 +47,7 @@ class CallEndingsTest {
 
   @Test
   void waitPolicy_interruptedWhileWaiting_throwsUncheckedAndKeepsTheInterruptFlag() throws Exception {
-    Fixture.realTime(b -> {});
+    Fixture f = Fixture.fakeTime();
     Thread first = new Thread(() -> {
       try {
         service.slow("o-2");
@@ -69,7 +69,7 @@ class CallEndingsTest {
       flagAfter.set(Thread.currentThread().isInterrupted());
     });
     waiter.start();
-    Thread.sleep(200); // let it reach the wait
+    assertThat(f.ticker.awaitParked(waiter)).as("it waits").isTrue();
     waiter.interrupt();
     waiter.join(10_000);
 

@@ -145,44 +145,51 @@ class StateMachineTest {
 
   @Test
   void call_inProgressWithWaitPolicy_waitsAndReplaysTheFirstResult() throws Exception {
-    Fixture f = Fixture.realTime(b -> {});
+    Fixture f = Fixture.fakeTime();
     service.proceed = new CountDownLatch(1);
     Future<Receipt> first = pool.submit(() -> service.chargeAndWait("o-1", 100));
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
-    Future<Receipt> second = pool.submit(() -> service.chargeAndWait("o-1", 100));
-    Thread.sleep(100);
-    assertThat(second).isNotDone();
+    Fixture.Running<Receipt> second = Fixture.start(() -> service.chargeAndWait("o-1", 100));
+    assertThat(f.ticker.awaitParked(second.thread())).as("the duplicate waits").isTrue();
+    assertThat(second.result()).isNotDone();
     service.proceed.countDown();
-    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(first.get(10, TimeUnit.SECONDS));
+    Receipt firstResult = first.get(10, TimeUnit.SECONDS);
+    f.ticker.advance(Duration.ofMillis(200)); // the longest pause between two looks at a store that gives no signal
+    assertThat(second.result().get(10, TimeUnit.SECONDS)).isEqualTo(firstResult);
     assertThat(service.runs("o-1")).isEqualTo(1);
     assertThat(f.eventTypes()).contains(Type.WAITED, Type.REPLAYED);
   }
 
   @Test
   void call_inProgressWithWaitPolicy_runsItselfWhenTheFirstFails() throws Exception {
-    Fixture.realTime(b -> {});
+    Fixture f = Fixture.fakeTime();
     service.proceed = new CountDownLatch(1);
     service.nextFailure = new IllegalStateException("first attempt fails");
     Future<Receipt> first = pool.submit(() -> service.chargeAndWait("o-1", 100));
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
-    Future<Receipt> second = pool.submit(() -> service.chargeAndWait("o-1", 100));
-    Thread.sleep(50);
+    Fixture.Running<Receipt> second = Fixture.start(() -> service.chargeAndWait("o-1", 100));
+    assertThat(f.ticker.awaitParked(second.thread())).as("the duplicate waits").isTrue();
     service.proceed.countDown();
     assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
-    assertThat(second.get(10, TimeUnit.SECONDS).amount()).isEqualTo(100);
+    f.ticker.advance(Duration.ofMillis(200));
+    assertThat(second.result().get(10, TimeUnit.SECONDS).amount()).isEqualTo(100);
     assertThat(service.runs("o-1")).isEqualTo(2);
   }
 
   @Test
   void call_inProgressWithWaitPolicy_throwsAfterTheTimeout() throws Exception {
-    Fixture.realTime(b -> {});
+    Fixture f = Fixture.fakeTime();
     service.proceed = new CountDownLatch(1);
     Future<Receipt> first = pool.submit(() -> service.chargeWaitBriefly("o-1"));
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
-    long t0 = System.nanoTime();
-    assertThatThrownBy(() -> service.chargeWaitBriefly("o-1")).isInstanceOf(IdempotencyInProgressException.class)
-        .hasMessageContaining("still in progress");
-    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
+    Fixture.Running<Receipt> second = Fixture.start(() -> service.chargeWaitBriefly("o-1"));
+    assertThat(f.ticker.awaitParked(second.thread())).as("the duplicate waits").isTrue();
+    f.ticker.advance(Duration.ofMillis(299)); // its wait timeout is 0.3 s
+    assertThat(f.ticker.awaitParked(second.thread())).as("still waiting 1 ms before its timeout").isTrue();
+    assertThat(second.result()).isNotDone();
+    f.ticker.advance(Duration.ofMillis(1));
+    assertThatThrownBy(() -> second.result().get(10, TimeUnit.SECONDS))
+        .cause().isInstanceOf(IdempotencyInProgressException.class).hasMessageContaining("still in progress");
     service.proceed.countDown();
     first.get(10, TimeUnit.SECONDS);
     assertThat(service.runs("o-1")).isEqualTo(1);
@@ -322,13 +329,16 @@ class StateMachineTest {
 
   @Test
   void call_longRunningMethod_keepsItsLeaseByRenewal() throws Exception {
-    Fixture f = Fixture.realTime(b -> {});
-    Future<String> first = pool.submit(() -> service.slow("s-1", 1500)); // lease is 0.3 s
+    Fixture f = Fixture.fakeTime();
+    service.proceed = new CountDownLatch(1);
+    Future<String> first = pool.submit(() -> service.slow("s-1")); // lease is 0.3 s, renewed every 0.1 s
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
-    for (int i = 0; i < 5; i++) {
-      Thread.sleep(250);
-      assertThatThrownBy(() -> service.slow("s-1", 1500)).isInstanceOf(IdempotencyInProgressException.class);
+    for (int i = 1; i <= 15; i++) { // five leases
+      f.ticker.advance(Duration.ofMillis(100));
+      f.store.awaitRenewals(i);
+      assertThatThrownBy(() -> service.slow("s-1")).isInstanceOf(IdempotencyInProgressException.class);
     }
+    service.proceed.countDown();
     assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done s-1");
     assertThat(service.runs("s-1")).isEqualTo(1);
     assertThat(f.eventTypes()).doesNotContain(Type.LEASE_TAKEN_OVER, Type.LEASE_LOST);
