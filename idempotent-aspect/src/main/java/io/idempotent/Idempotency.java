@@ -51,6 +51,15 @@ public final class Idempotency {
     GlobalEngine.reset();
   }
 
+  /**
+   * Removes this configuration from the aspect if it is still the one installed, and does nothing when
+   * another was installed since: for a container (an application context) that installed it and now
+   * shuts down while another may have replaced it. Returns whether it was removed.
+   */
+  public boolean uninstallIfInstalled() {
+    return GlobalEngine.resetIf(engine);
+  }
+
   /** An independent entry point for {@code config}, not used by the aspect (for programmatic calls). */
   public static Idempotency create(IdempotencyConfig config) {
     return new Idempotency(new IdempotencyEngine(config));

@@ -45,6 +45,15 @@ public final class GlobalEngine {
     engine = null;
   }
 
+  /** Resets only while {@code expected} is the engine in use; returns whether it was. */
+  public static synchronized boolean resetIf(IdempotencyEngine expected) {
+    if (engine != expected) {
+      return false;
+    }
+    reset();
+    return true;
+  }
+
   /** Closes the stores built from properties; stores the application passed in stay open. */
   private static void closeOwnedStores() {
     IdempotencyEngine old = engine;

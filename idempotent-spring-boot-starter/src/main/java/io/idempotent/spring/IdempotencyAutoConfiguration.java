@@ -89,7 +89,7 @@ public class IdempotencyAutoConfiguration {
 
     @Override
     public void destroy() {
-      Idempotency.uninstall();
+      idempotency.uninstallIfInstalled(); // another context may have installed its own since
     }
   }
 }

@@ -223,6 +223,29 @@ class IdempotencyAutoConfigurationTest {
     }
   }
 
+  @Test
+  void closingOneContext_leavesTheConfigurationAnotherContextInstalledSince() {
+    Greeter greeter = new Greeter();
+    String previous = System.setProperty("idempotent.store", "caffeine"); // what the aspect would fall back to
+    try {
+      runner.run(first -> runner.withBean(IdempotencyListener.class, () -> e -> EVENTS.add(e.type()))
+          .run(second -> {
+            first.close(); // the first context shuts down while the second still runs
+            String name = UUID.randomUUID().toString();
+            greeter.greet(name);
+            greeter.greet(name);
+            // still the second context's configuration: its listener saw both calls
+            assertThat(EVENTS).containsExactly(IdempotencyEvent.Type.EXECUTED, IdempotencyEvent.Type.REPLAYED);
+          }));
+    } finally {
+      if (previous == null) {
+        System.clearProperty("idempotent.store");
+      } else {
+        System.setProperty("idempotent.store", previous);
+      }
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(SpringDatabase.class)
   void joined_aTransactionalMethod_commitsItsOutcomeWithItsRow_orRollsBackBoth(SpringDatabase database) {
