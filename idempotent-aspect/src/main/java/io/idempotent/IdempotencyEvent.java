@@ -1,6 +1,5 @@
 package io.idempotent;
 
-import io.idempotent.internal.Hashing;
 import java.util.Optional;
 
 /**
@@ -45,13 +44,18 @@ public final class IdempotencyEvent {
 
   private final Type type;
   private final String name;
-  private final String storedKey;
+  private final String keyReference;
   private final Throwable error;
 
-  public IdempotencyEvent(Type type, String name, String storedKey, Throwable error) {
+  /**
+   * @param keyReference the short reference of the stored key, as {@link #keyReference()} gives it
+   *     (the engine passes the one its exceptions and log lines carry), or null when there is no key
+   * @param error the store error or the failure that caused a release, or null
+   */
+  public IdempotencyEvent(Type type, String name, String keyReference, Throwable error) {
     this.type = type;
     this.name = name;
-    this.storedKey = storedKey;
+    this.keyReference = keyReference;
     this.error = error;
   }
 
@@ -64,9 +68,12 @@ public final class IdempotencyEvent {
     return name;
   }
 
-  /** A short hash of the stored key: enough to correlate events and logs, not to recover the key. */
+  /**
+   * A short hash of the stored key, the one exceptions and log lines give as {@code key#…}: enough to
+   * correlate events and logs, not to recover the key; {@code -} when the call had no key.
+   */
   public String keyReference() {
-    return storedKey == null ? "-" : Hashing.shortReference(storedKey);
+    return keyReference == null ? "-" : keyReference;
   }
 
   /** The store error, or the failure that caused a release; empty otherwise. */

@@ -603,7 +603,7 @@ public final class IdempotencyEngine {
   private void emit(Type type, CallPlan plan, String key, Throwable error) {
     if (listener != null) {
       try {
-        listener.onEvent(new IdempotencyEvent(type, plan.name, key, error));
+        listener.onEvent(new IdempotencyEvent(type, plan.name, key == null ? null : reference(key), error));
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "An idempotency listener threw on " + type, e);
       }

@@ -73,12 +73,11 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     this.time = Objects.requireNonNull(time, "time");
   }
 
-  /** The store in front (a cache of committed outcomes). */
-  public IdempotencyStore near() {
-    return near;
-  }
-
-  /** The store of record, which decides every claim. */
+  /**
+   * The store of record, which decides every claim. A layered store built from properties
+   * ({@code idempotent.store=layered}) hands out its far store here, e.g. for the {@code Jdbi} of a table
+   * store in joined mode, in whose transactions the protected methods run.
+   */
   public IdempotencyStore far() {
     return far;
   }

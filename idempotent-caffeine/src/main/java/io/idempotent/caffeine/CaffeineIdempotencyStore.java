@@ -233,8 +233,8 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     return removed;
   }
 
-  /** Number of records held, live or awaiting eviction; for tests and metrics. */
-  public long size() {
+  /** Number of records held, live or awaiting eviction (this package's tests look at it). */
+  long size() {
     cache.cleanUp();
     return cache.estimatedSize();
   }

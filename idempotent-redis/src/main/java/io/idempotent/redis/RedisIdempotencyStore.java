@@ -168,8 +168,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
   }
 
-  /** The Redis key of a store key, for tools and tests that look at Redis directly. */
-  public byte[] redisKey(String key) {
+  /** The Redis key of a store key (this package's tests look at Redis directly). */
+  byte[] redisKey(String key) {
     return keys.of(keyRules.requireAccepted(key));
   }
 

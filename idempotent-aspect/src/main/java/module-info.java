@@ -1,0 +1,29 @@
+/**
+ * The annotation, the entry points, the store SPI, the aspect applications weave with and the layered
+ * store. The engine and its helpers ({@code io.idempotent.internal}) are exported only to the project's
+ * own modules that need a piece of them: the Redis store (the exact UTF-8 of its keys) and the store
+ * contract kit (the stored key of a call). Applications that weave on the class path see the same
+ * packages as API; see docs/DESIGN.md, "API surface".
+ */
+// "module": the modules named by the qualified export are not on this module's path when it is compiled;
+// "requires-automatic", "requires-transitive-automatic": aspectjrt is an automatic module, but its name
+// is fixed by its manifest
+@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
+module io.idempotent {
+  // woven code calls the AspectJ runtime, and ResultCodec.json hands out Jackson's mapper builder
+  requires transitive org.aspectj.runtime;
+  requires transitive com.fasterxml.jackson.databind;
+  requires com.fasterxml.jackson.annotation;
+  requires com.fasterxml.jackson.datatype.jdk8;
+  requires com.fasterxml.jackson.datatype.jsr310;
+  requires com.fasterxml.jackson.module.paramnames;
+
+  exports io.idempotent;
+  exports io.idempotent.spi;
+  exports io.idempotent.aspect;
+  exports io.idempotent.layered;
+  exports io.idempotent.internal to io.idempotent.redis, io.idempotent.testkit;
+
+  uses io.idempotent.spi.IdempotencyStoreProvider;
+  provides io.idempotent.spi.IdempotencyStoreProvider with io.idempotent.layered.LayeredStoreProvider;
+}
