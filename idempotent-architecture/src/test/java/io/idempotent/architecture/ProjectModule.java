@@ -35,6 +35,7 @@ enum ProjectModule {
   REDIS("io.idempotent.redis", RedisIdempotencyStore.class),
   HTTP("io.idempotent.http", IdempotencyFilter.class),
   TESTKIT("io.idempotent.testkit", IdempotencyStoreContract.class),
+  SPRING("io.idempotent.spring", io.idempotent.spring.SpringTransactions.class),
   /** Not published: an application of the library, woven like one. */
   EXAMPLES("io.idempotent.examples", Demo.class);
 
