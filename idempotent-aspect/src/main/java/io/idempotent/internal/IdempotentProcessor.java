@@ -80,9 +80,13 @@ public final class IdempotentProcessor extends AbstractProcessor {
     }
   }
 
+  /**
+   * Every annotation, though only {@link Idempotent} is checked and none is claimed: so that javac's
+   * {@code -Xlint:processing} does not list the others as annotations no processor supports.
+   */
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Idempotent.class.getName());
+    return Set.of("*");
   }
 
   @Override
@@ -103,7 +107,13 @@ public final class IdempotentProcessor extends AbstractProcessor {
     }
     for (Element e : round.getElementsAnnotatedWith(idempotent)) {
       if (e.getKind() == ElementKind.METHOD) {
-        new MethodCheck((ExecutableElement) e, mirror(e, idempotent)).run();
+        try {
+          new MethodCheck((ExecutableElement) e, mirror(e, idempotent)).run();
+        } catch (RuntimeException x) {
+          // a compiler's model may fail where javac's does not: the build goes on, validate still checks
+          processingEnv.getMessager().printMessage(Diagnostic.Kind.WARNING, "The compile-time check of @Idempotent"
+              + " could not finish for this method (" + x + "); Idempotency.validate checks it at run time", e);
+        }
       }
     }
     return false;

@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.ModuleElement;
@@ -47,6 +48,25 @@ final class ModelTypes implements ExpressionParser.Types<TypeMirror> {
       return (TypeElement) ((DeclaredType) type).asElement();
     }
     return type.getKind() == TypeKind.ARRAY ? elements.getTypeElement("java.lang.Object") : null;
+  }
+
+  /**
+   * The members {@code type} declares. ajc 1.9.25 (its Eclipse compiler) fails on {@code getEnclosedElements}
+   * of a JDK class that has nested classes, such as {@code String}; the members it inherits and declares
+   * are read there instead, keeping those it declares.
+   */
+  private List<? extends Element> members(TypeElement type) {
+    try {
+      return type.getEnclosedElements();
+    } catch (RuntimeException e) {
+      List<Element> own = new ArrayList<>();
+      for (Element m : elements.getAllMembers(type)) {
+        if (type.equals(m.getEnclosingElement())) {
+          own.add(m);
+        }
+      }
+      return own;
+    }
   }
 
   private TypeElement superclass(TypeElement type) {
@@ -133,7 +153,7 @@ final class ModelTypes implements ExpressionParser.Types<TypeMirror> {
       return null;
     }
     for (TypeElement c = start; c != null; c = superclass(c)) {
-      for (ExecutableElement m : ElementFilter.methodsIn(c.getEnclosedElements())) {
+      for (ExecutableElement m : ElementFilter.methodsIn(members(c))) {
         if (isNoArgAccessor(m, name)) {
           return new ExpressionParser.Property<>(erase(m.getReturnType()), null);
         }
@@ -151,7 +171,7 @@ final class ModelTypes implements ExpressionParser.Types<TypeMirror> {
     }
     for (TypeElement i : interfaces) {
       for (TypeElement j : withSuperinterfaces(i)) {
-        for (ExecutableElement m : ElementFilter.methodsIn(j.getEnclosedElements())) {
+        for (ExecutableElement m : ElementFilter.methodsIn(members(j))) {
           if (isNoArgAccessor(m, name) && !m.getModifiers().contains(Modifier.PRIVATE)) {
             return new ExpressionParser.Property<>(erase(m.getReturnType()), null);
           }
@@ -188,7 +208,7 @@ final class ModelTypes implements ExpressionParser.Types<TypeMirror> {
       return null; // an array has no fields to reflection, a primitive no members at all
     }
     for (TypeElement c = element(type); c != null; c = superclass(c)) {
-      for (VariableElement f : ElementFilter.fieldsIn(c.getEnclosedElements())) {
+      for (VariableElement f : ElementFilter.fieldsIn(members(c))) {
         if (f.getSimpleName().contentEquals(name) && !f.getModifiers().contains(Modifier.STATIC)) {
           return new ExpressionParser.Property<>(erase(f.asType()), null);
         }
@@ -220,7 +240,7 @@ final class ModelTypes implements ExpressionParser.Types<TypeMirror> {
       return false;
     }
     for (TypeElement c = element(type); c != null; c = superclass(c)) {
-      for (ExecutableElement m : ElementFilter.methodsIn(c.getEnclosedElements())) {
+      for (ExecutableElement m : ElementFilter.methodsIn(members(c))) {
         if (m.getSimpleName().contentEquals("toString") && m.getParameters().isEmpty()
             && m.getModifiers().contains(Modifier.PUBLIC) && !m.getModifiers().contains(Modifier.STATIC)) {
           return !c.getQualifiedName().contentEquals("java.lang.Object");

@@ -8,16 +8,20 @@ import io.idempotent.internal.InMemoryJavac.Result;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.aspectj.bridge.IMessage;
+import org.aspectj.bridge.MessageHandler;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compile-time check and the runtime agree: one table of annotated methods, compiled once with the
- * processor and once without, then compiled by {@link MethodPlan} from the loaded classes. Each method
- * has at most one problem, so both sides must report the same message, or both none.
+ * The compile-time check and the runtime agree: one table of annotated methods, compiled with the
+ * processor (by javac, and by ajc) and without it, then compiled by {@link MethodPlan} from the loaded
+ * classes. Each method has at most one problem, so both sides must report the same message, or both none.
  */
 class ProcessorRuntimeAgreementTest {
 
@@ -90,8 +94,11 @@ class ProcessorRuntimeAgreementTest {
         }
       """;
 
-  @Test
-  void compileTimeAndRunTimeReportTheSameProblems() throws Exception {
+  /** The table's source, and which method each line declares. */
+  private static final Map<Long, String> METHOD_AT_LINE = new TreeMap<>();
+  private static final String SOURCE = table();
+
+  private static String table() {
     StringBuilder source = new StringBuilder("""
         package agree;
 
@@ -100,24 +107,58 @@ class ProcessorRuntimeAgreementTest {
 
         public class Table {
         """).append(TYPES);
-    Map<Long, String> methodAtLine = new TreeMap<>();
     for (int i = 0; i < CASES.length; i++) {
       String name = "m" + i;
-      methodAtLine.put(source.chars().filter(c -> c == '\n').count() + 1, name);
-      String body = CASES[i].contains(" void ") ? "{}" : CASES[i].contains(" long ") ? "{ return 0; }" : "{ return null; }";
+      METHOD_AT_LINE.put(source.chars().filter(c -> c == '\n').count() + 1, name);
+      String body = CASES[i].contains(" long ") ? "{ return 0; }" : "{ return null; }";
       source.append("  ").append(String.format(CASES[i], name)).append(' ').append(body).append('\n');
     }
-    source.append("}\n");
+    return source.append("}\n").toString();
+  }
 
-    Result checked = InMemoryJavac.compile("agree.Table", source.toString(), new IdempotentProcessor(),
+  @Test
+  void javacAndTheRuntimeReportTheSameProblems() throws Exception {
+    Result checked = InMemoryJavac.compile("agree.Table", SOURCE, new IdempotentProcessor(),
         "-Aidempotent.weaving=post-compile");
     Map<String, List<String>> atCompileTime = new TreeMap<>();
     for (Report r : checked.errors()) {
-      atCompileTime.computeIfAbsent(methodAtLine.getOrDefault(r.line(), "line " + r.line()), k -> new ArrayList<>())
-          .add(lines(r.message()));
+      add(atCompileTime, r.line(), r.message());
     }
 
-    Result plain = InMemoryJavac.compile("agree.Table", source.toString(), null, "-proc:none");
+    Map<String, List<String>> atRunTime = atRunTime();
+    assertThat(atCompileTime).isEqualTo(atRunTime);
+    // the table exercises both verdicts
+    assertThat(atRunTime).hasSizeBetween(CASES.length / 3, CASES.length - CASES.length / 3);
+  }
+
+  /** ajc finds the processor on the class path as aspectj-maven-plugin runs it, and needs no option. */
+  @Test
+  void ajcAndTheRuntimeReportTheSameProblems() throws Exception {
+    Path dir = Files.createTempDirectory("idempotent-ajc");
+    Path file = dir.resolve("src/agree/Table.java");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, SOURCE);
+    MessageHandler messages = new MessageHandler();
+    new org.aspectj.tools.ajc.Main().run(new String[] {
+      "-17", "-parameters", "-Xlint:ignore", "-classpath", InMemoryJavac.classPath(),
+      "-d", dir.resolve("classes").toString(), file.toString()
+    }, messages);
+
+    Map<String, List<String>> atCompileTime = new TreeMap<>();
+    for (IMessage m : messages.getMessages(IMessage.ERROR, true)) {
+      add(atCompileTime, m.getSourceLocation() == null ? -1 : m.getSourceLocation().getLine(), m.getMessage());
+    }
+    assertThat(atCompileTime).isEqualTo(atRunTime());
+  }
+
+  private static void add(Map<String, List<String>> byMethod, long line, String message) {
+    byMethod.computeIfAbsent(METHOD_AT_LINE.getOrDefault(line, "line " + line), k -> new ArrayList<>())
+        .add(lines(message));
+  }
+
+  /** The table compiled without the processor, each method's annotation compiled by MethodPlan. */
+  private Map<String, List<String>> atRunTime() throws Exception {
+    Result plain = InMemoryJavac.compile("agree.Table", SOURCE, null, "-proc:none");
     assertThat(plain.reports()).isEmpty();
     Map<String, List<String>> atRunTime = new TreeMap<>();
     try (URLClassLoader loader = new URLClassLoader(
@@ -131,10 +172,7 @@ class ProcessorRuntimeAgreementTest {
         }
       }
     }
-
-    assertThat(atCompileTime).isEqualTo(atRunTime);
-    // the table exercises both verdicts
-    assertThat(atRunTime).hasSizeBetween(CASES.length / 3, CASES.length - CASES.length / 3);
+    return atRunTime;
   }
 
   /** The message without the indentation javac gives the continuation lines of a diagnostic. */
