@@ -88,12 +88,13 @@ public final class Idempotency {
   }
 
   /**
-   * Compiles the annotation of every {@link Idempotent} method of {@code classes}, so that a bad
-   * expression or duration, a key whose text would be an identity hash, a parameter that cannot be
-   * fingerprinted (a {@code Thread}, a stream, a function...), a final exception type a replay could not
-   * recreate, or a return type the codec could not read back (as the installed configuration's codec, or
-   * the default one when none is installed, sees it) fails at start-up or in a test rather than at first
-   * call.
+   * Compiles the annotation of every {@link Idempotent} method of {@code classes}, so that a method the
+   * aspect was not woven into (compiled by javac with no weaving step), a bad expression or duration, a
+   * key whose text would be an identity hash, a parameter that cannot be fingerprinted (a {@code
+   * Thread}, a stream, a function...), a result that cannot be recorded (a stream, a connection...), a
+   * final exception type a replay could not recreate, or a return type the codec could not read back (as
+   * the installed configuration's codec, or the default one when none is installed, sees it) fails at
+   * start-up or in a test rather than at first call.
    *
    * @throws IdempotencyConfigurationException listing every problem found
    */
@@ -103,6 +104,10 @@ public final class Idempotency {
     for (Class<?> c : classes) {
       for (Method m : c.getDeclaredMethods()) {
         if (m.isAnnotationPresent(Idempotent.class)) {
+          String notWoven = MethodPlan.notWoven(m);
+          if (notWoven != null) {
+            problems.add(notWoven);
+          }
           try {
             MethodPlan.compile(m, null).call().checkResultType(codec);
           } catch (IdempotencyConfigurationException e) {

@@ -31,7 +31,7 @@ import java.util.stream.BaseStream;
 final class ArgumentTypes {
 
   /** Types that carry a connection or a transaction rather than a value, by name (including supertypes). */
-  private static final Set<String> INFRASTRUCTURE = Set.of(
+  static final Set<String> INFRASTRUCTURE = Set.of(
       "org.jdbi.v3.core.Handle",
       "org.jdbi.v3.core.Jdbi",
       "java.sql.Connection",
@@ -41,8 +41,11 @@ final class ArgumentTypes {
       "org.hibernate.Session",
       "org.hibernate.StatelessSession");
 
-  /** Types whose instances are resources or behaviour, never values (including subtypes). */
-  private static final List<Class<?>> NO_VALUE_IDENTITY = List.of(
+  /**
+   * Types whose instances are resources or behaviour, never values (including subtypes). The compile-time
+   * check ({@link ModelTypes}) reads the same list.
+   */
+  static final List<Class<?>> NO_VALUE_IDENTITY = List.of(
       Thread.class, ThreadGroup.class, ClassLoader.class, BaseStream.class, InputStream.class,
       OutputStream.class, Reader.class, Writer.class, Channel.class, Socket.class, ServerSocket.class,
       Lock.class, ReadWriteLock.class, Executor.class, Future.class, CompletionStage.class, Iterator.class,
@@ -78,14 +81,38 @@ final class ArgumentTypes {
   static String noValueIdentity(Class<?> type) {
     for (Class<?> c : NO_VALUE_IDENTITY) {
       if (c.isAssignableFrom(type)) {
-        return type.getName() + (c == type ? "" : " (a " + c.getName() + ")") + " has no value to compare";
+        return noValue(type.getName(), c == type ? null : c.getName());
       }
     }
-    if (type.isInterface() && (type.isAnnotationPresent(FunctionalInterface.class)
-        || type.getPackageName().equals("java.util.function"))) {
-      return type.getName() + " is a function type: a lambda or method reference has no value to compare";
+    if (type.isInterface() && isFunctionType(type.isAnnotationPresent(FunctionalInterface.class),
+        type.getPackageName())) {
+      return functionType(type.getName());
     }
     return null;
+  }
+
+  /** Whether an interface so annotated, in that package, is a function type. */
+  static boolean isFunctionType(boolean annotatedFunctional, String packageName) {
+    return annotatedFunctional || packageName.equals("java.util.function");
+  }
+
+  /** Why values of {@code typeName}, which is or extends {@code listed} (null: itself), have no value. */
+  static String noValue(String typeName, String listed) {
+    return typeName + (listed == null ? "" : " (a " + listed + ")") + " has no value to compare";
+  }
+
+  static String functionType(String typeName) {
+    return typeName + " is a function type: a lambda or method reference has no value to compare";
+  }
+
+  /** Why a declared type is infrastructure rather than a value. */
+  static String infrastructureRefusal(String typeName, String infrastructure) {
+    return typeName + " is infrastructure (" + infrastructure + "), not a value";
+  }
+
+  /** Whether a module of that name belongs to the JDK. */
+  static boolean isJdkModule(String moduleName) {
+    return moduleName.startsWith("java.") || moduleName.startsWith("jdk.");
   }
 
   /** Whether {@code type} belongs to the JDK, whose fields are not open to reflection. */
@@ -94,7 +121,6 @@ final class ArgumentTypes {
     if (!m.isNamed() || m.getLayer() != ModuleLayer.boot()) {
       return false;
     }
-    String name = m.getName();
-    return name.startsWith("java.") || name.startsWith("jdk.");
+    return isJdkModule(m.getName());
   }
 }

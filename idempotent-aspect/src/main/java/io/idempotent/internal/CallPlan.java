@@ -103,9 +103,7 @@ public final class CallPlan {
       resultType = declaredReturnType;
     } else if (CompletionStage.class.isAssignableFrom(raw)) {
       if (!raw.isAssignableFrom(CompletableFuture.class)) {
-        throw new IdempotencyConfigurationException(
-            description + " returns " + raw.getName() + "; asynchronous idempotent methods must return"
-                + " CompletionStage or CompletableFuture");
+        throw new IdempotencyConfigurationException(unsupportedStage(description, raw.getName()));
       }
       shape = ResultShape.STAGE;
       resultType = stageValueType(declaredReturnType);
@@ -115,10 +113,18 @@ public final class CallPlan {
     }
     immutableResult = ImmutableTypes.isImmutable(resultType);
     if (onInProgress == OnInProgress.SKIP && shape == ResultShape.PRIMITIVE) {
-      throw new IdempotencyConfigurationException(
-          description + " uses onInProgress = SKIP but returns a primitive; SKIP needs a void, Optional or"
-              + " nullable result");
+      throw new IdempotencyConfigurationException(skipOnPrimitive(description));
     }
+  }
+
+  static String unsupportedStage(String description, String typeName) {
+    return description + " returns " + typeName + "; asynchronous idempotent methods must return"
+        + " CompletionStage or CompletableFuture";
+  }
+
+  static String skipOnPrimitive(String description) {
+    return description + " uses onInProgress = SKIP but returns a primitive; SKIP needs a void, Optional or"
+        + " nullable result";
   }
 
   /**

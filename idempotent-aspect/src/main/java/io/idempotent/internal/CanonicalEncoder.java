@@ -64,7 +64,7 @@ final class CanonicalEncoder {
   };
 
   /** Types {@link #write} encodes by a rule of their own (besides enums, records and arrays); keep in step. */
-  private static final List<Class<?>> VALUE_TYPES = List.of(
+  static final List<Class<?>> VALUE_TYPES = List.of(
       String.class, Integer.class, Long.class, Short.class, Byte.class, AtomicInteger.class, AtomicLong.class,
       Boolean.class, AtomicBoolean.class, Double.class, Float.class, BigDecimal.class, BigInteger.class,
       Character.class, CharSequence.class, UUID.class, TemporalAccessor.class, java.time.Duration.class,
@@ -316,6 +316,11 @@ final class CanonicalEncoder {
     }
   }
 
+  /** Why a JDK type without a rule here cannot be fingerprinted. */
+  static String noValueRule(String typeName) {
+    return typeName + " is a JDK type the fingerprint has no value rule for";
+  }
+
   private static Shape refused(String why) {
     return new Shape(why, null, null, null, false);
   }
@@ -329,14 +334,14 @@ final class CanonicalEncoder {
     }
     String infrastructure = ArgumentTypes.infrastructure(type);
     if (infrastructure != null) {
-      return refused(type.getName() + " is infrastructure (" + infrastructure + "), not a value");
+      return refused(ArgumentTypes.infrastructureRefusal(type.getName(), infrastructure));
     }
     String none = ArgumentTypes.noValueIdentity(type);
     if (none != null) {
       return refused(none);
     }
     if (ArgumentTypes.isJdk(type)) {
-      return refused(type.getName() + " is a JDK type the fingerprint has no value rule for");
+      return refused(noValueRule(type.getName()));
     }
     try {
       return type.isRecord() ? recordShape(type) : fieldShape(type);

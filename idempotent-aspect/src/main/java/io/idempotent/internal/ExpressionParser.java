@@ -24,21 +24,87 @@ import java.util.regex.Pattern;
  * Properties are resolved once against the declared types: record component, getter ({@code getX},
  * {@code isX}), accessor-style method ({@code x()}), then field. Errors name the method, the
  * expression and the position.
+ *
+ * <p>The grammar and the look-up rules are written once, over a {@link Types} view of the declared
+ * types: by reflection at run time ({@link #compile}), through {@code javax.lang.model} while javac or
+ * ajc compiles the annotated method ({@link #check}, used by {@link IdempotentProcessor}).
+ *
+ * @param <T> how the view represents a type: {@code Class<?>} at run time, an erased {@code TypeMirror}
+ *     at compile time
  */
-public final class ExpressionParser {
+public final class ExpressionParser<T> {
 
   private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
   private static final MethodType OBJECT_TO_OBJECT = MethodType.methodType(Object.class, Object.class);
 
+  /**
+   * What the parser needs to know of declared types. Each look-up follows the runtime's rules: the
+   * type and its superclasses first, then the interfaces; types are erased, as reflection sees them.
+   */
+  interface Types<T> {
+    /** The type's name as messages show it. */
+    String name(T type);
+
+    String simpleName(T type);
+
+    boolean isArray(T type);
+
+    /** The component of record {@code type} called {@code name}, or null (also when it is no record). */
+    Property<T> recordComponent(T type, String name);
+
+    /** The first non-static, non-void method without parameters called {@code name}, or null. */
+    Property<T> noArgMethod(T type, String name);
+
+    /** The first non-static field called {@code name} up the class hierarchy, or null. */
+    Property<T> field(T type, String name);
+
+    /** {@code boolean} or {@code java.lang.Boolean}. */
+    boolean isBoolean(T type);
+
+    /** Whether the declared type cannot tell whether its values have a value text (see {@link ValueText}). */
+    boolean decidedAtRuntime(T type);
+
+    /** Whether {@code toString()} of the type is a value text rather than an identity hash. */
+    boolean hasValueText(T type);
+  }
+
+  /** A resolved property: its declared (erased) type and, at run time, the handle that reads it. */
+  record Property<T>(T type, MethodHandle reader) {}
+
+  /** The parameters of the annotated method, as the expressions see them. */
+  record Parameters<T>(String description, List<String> names, List<T> types, boolean namesPresent) {
+    String parameterList() {
+      return names.toString();
+    }
+  }
+
+  /** A parsed expression: its terms ({@link Expression.Literal} or {@link Path}) in order. */
+  record Parsed<T>(String source, List<Object> terms) {
+    /** The declared type of a single path, or null for a literal or a concatenation (text). */
+    T singlePathType() {
+      return terms.size() == 1 && terms.get(0) instanceof Path<?> p ? castType(p) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T castType(Path<?> p) {
+      return (T) p.type();
+    }
+  }
+
+  /** {@code #param.a.b} resolved: parameter index, property readers (run time only) and declared type. */
+  record Path<T>(int index, List<MethodHandle> readers, T type, String text, boolean checkText) {}
+
   private final String source;
   private final String attribute;
-  private final MethodSignatureInfo method;
+  private final Parameters<T> method;
+  private final Types<T> types;
   private int pos;
 
-  private ExpressionParser(String source, String attribute, MethodSignatureInfo method) {
+  private ExpressionParser(String source, String attribute, Parameters<T> method, Types<T> types) {
     this.source = source;
     this.attribute = attribute;
     this.method = method;
+    this.types = types;
   }
 
   /**
@@ -51,11 +117,40 @@ public final class ExpressionParser {
       throw new IdempotencyConfigurationException(
           "Missing expression in @Idempotent(" + attribute + ") of " + method.description());
     }
-    return new ExpressionParser(source, attribute, method).parse();
+    List<Class<?>> parameterTypes = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < method.parameterCount(); i++) {
+      parameterTypes.add(method.parameterType(i));
+      names.add(method.parameterName(i));
+    }
+    Parameters<Class<?>> parameters =
+        new Parameters<>(method.description(), names, parameterTypes, method.namesPresent());
+    Parsed<Class<?>> parsed = new ExpressionParser<>(source, attribute, parameters, REFLECTION).parse();
+    Expression.Term[] terms = new Expression.Term[parsed.terms().size()];
+    for (int i = 0; i < terms.length; i++) {
+      Object t = parsed.terms().get(i);
+      if (t instanceof Path<?> p) {
+        terms[i] = new Expression.ParameterPath(p.index(), p.readers().toArray(new MethodHandle[0]),
+            (Class<?>) p.type(), p.text(), p.checkText());
+      } else {
+        terms[i] = (Expression.Term) t;
+      }
+    }
+    return new Expression(source, terms);
   }
 
-  private Expression parse() {
-    List<Expression.Term> terms = new ArrayList<>();
+  /**
+   * Parses {@code source} against {@code parameters} as {@code types} sees them, with the same grammar,
+   * look-up rules and refusals as {@link #compile}.
+   *
+   * @throws IdempotencyConfigurationException with the same message {@link #compile} would give
+   */
+  static <T> Parsed<T> check(String source, String attribute, Parameters<T> parameters, Types<T> types) {
+    return new ExpressionParser<>(source, attribute, parameters, types).parse();
+  }
+
+  private Parsed<T> parse() {
+    List<Object> terms = new ArrayList<>();
     List<Integer> starts = new ArrayList<>();
     skipSpace();
     if (pos >= source.length()) {
@@ -80,32 +175,34 @@ public final class ExpressionParser {
     // keys and scopes are text, and so is a concatenation; a lone payload value is fingerprinted instead
     if (!attribute.equals("payload") || terms.size() > 1) {
       for (int i = 0; i < terms.size(); i++) {
-        if (terms.get(i) instanceof Expression.ParameterPath p) {
+        if (terms.get(i) instanceof Path<?> p) {
           terms.set(i, checkText(p, starts.get(i)));
         }
       }
     }
-    return new Expression(source, terms.toArray(new Expression.Term[0]));
+    return new Parsed<>(source, terms);
   }
 
   /** Refuses a term whose text is an identity hash, or marks it for a check of each value's class. */
-  private Expression.ParameterPath checkText(Expression.ParameterPath p, int at) {
-    Class<?> type = p.type();
+  private Path<T> checkText(Path<?> term, int at) {
+    @SuppressWarnings("unchecked")
+    Path<T> p = (Path<T>) term;
+    T type = p.type();
     String advice = "; its text would be an identity hash that differs on every call. Use a property path to a"
         + " value, such as " + p.text() + ".id";
-    if (type.isArray()) {
-      throw error(p.text() + " is an array (" + type.getSimpleName() + ")" + advice, at);
+    if (types.isArray(type)) {
+      throw error(p.text() + " is an array (" + types.simpleName(type) + ")" + advice, at);
     }
-    if (ValueText.decidedAtRuntime(type)) {
-      return new Expression.ParameterPath(p.index(), p.accessors(), type, p.text(), true);
+    if (types.decidedAtRuntime(type)) {
+      return new Path<>(p.index(), p.readers(), type, p.text(), true);
     }
-    if (!ValueText.hasValueText(type)) {
-      throw error(p.text() + " is a " + type.getName() + ", which does not override toString()" + advice, at);
+    if (!types.hasValueText(type)) {
+      throw error(p.text() + " is a " + types.name(type) + ", which does not override toString()" + advice, at);
     }
     return p;
   }
 
-  private Expression.Term term() {
+  private Object term() {
     char c = source.charAt(pos);
     if (c == '\'') {
       return literal();
@@ -116,7 +213,7 @@ public final class ExpressionParser {
     throw error("expected a parameter (#name) or a quoted literal but found '" + printable(c) + "'", pos);
   }
 
-  private Expression.Term literal() {
+  private Expression.Literal literal() {
     int start = pos;
     pos++; // opening quote
     StringBuilder sb = new StringBuilder();
@@ -137,7 +234,7 @@ public final class ExpressionParser {
     throw error("unterminated string literal", start);
   }
 
-  private Expression.Term parameterPath() {
+  private Path<T> parameterPath() {
     int start = pos;
     pos++; // '#'
     int nameStart = pos;
@@ -145,7 +242,7 @@ public final class ExpressionParser {
     if (name == null) {
       throw error("expected a parameter name after '#'", nameStart);
     }
-    int index = method.indexOf(name);
+    int index = method.names().indexOf(name);
     if (index < 0) {
       var m = POSITIONAL.matcher(name);
       if (m.matches()) {
@@ -160,8 +257,8 @@ public final class ExpressionParser {
       }
       throw error("unknown parameter '" + name + "'; parameters are " + method.parameterList(), nameStart);
     }
-    Class<?> type = method.parameterType(index);
-    List<MethodHandle> accessors = new ArrayList<>();
+    T type = method.types().get(index);
+    List<MethodHandle> readers = new ArrayList<>();
     while (pos < source.length() && source.charAt(pos) == '.') {
       pos++;
       int propStart = pos;
@@ -169,15 +266,14 @@ public final class ExpressionParser {
       if (property == null) {
         throw error("expected a property name after '.'", propStart);
       }
-      Accessor a = resolve(type, property, propStart);
-      accessors.add(a.handle());
+      Property<T> a = resolve(type, property, propStart);
+      readers.add(a.reader());
       type = a.type();
     }
     if (start == pos) {
       throw error("expected a parameter", start);
     }
-    return new Expression.ParameterPath(
-        index, accessors.toArray(new MethodHandle[0]), type, source.substring(start, pos), false);
+    return new Path<>(index, readers, type, source.substring(start, pos), false);
   }
 
   private int parseIndex(String digits, int at) {
@@ -187,9 +283,9 @@ public final class ExpressionParser {
     } catch (NumberFormatException e) {
       index = Integer.MAX_VALUE;
     }
-    if (index >= method.parameterCount()) {
+    if (index >= method.types().size()) {
       throw error(
-          "parameter index " + digits + " is out of range; the method has " + method.parameterCount()
+          "parameter index " + digits + " is out of range; the method has " + method.types().size()
               + " parameter(s)",
           at);
     }
@@ -219,42 +315,103 @@ public final class ExpressionParser {
     }
   }
 
-  private record Accessor(MethodHandle handle, Class<?> type) {}
-
-  private Accessor resolve(Class<?> type, String property, int at) {
+  /** Record component, {@code get}/{@code is} getter, accessor method, then field: the one order of look-up. */
+  private Property<T> resolve(T type, String property, int at) {
     try {
+      Property<T> component = types.recordComponent(type, property);
+      if (component != null) {
+        return component;
+      }
+      String cap = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+      for (String candidate : new String[] {"get" + cap, "is" + cap, property}) {
+        Property<T> m = types.noArgMethod(type, candidate);
+        if (m != null && (!candidate.startsWith("is") || types.isBoolean(m.type()) || candidate.equals(property))) {
+          return m;
+        }
+      }
+      Property<T> f = types.field(type, property);
+      if (f != null) {
+        return f;
+      }
+    } catch (RuntimeException e) {
+      throw error("property '" + property + "' of " + types.name(type) + " is not accessible: " + e.getMessage(), at);
+    }
+    throw error("no property '" + property + "' on type " + types.name(type)
+        + " (looked for a record component, get/is getter, accessor method and field)", at);
+  }
+
+  /** The declared types as reflection sees them; its properties carry the handles that read them. */
+  static final Types<Class<?>> REFLECTION = new Types<>() {
+    @Override
+    public String name(Class<?> type) {
+      return type.getName();
+    }
+
+    @Override
+    public String simpleName(Class<?> type) {
+      return type.getSimpleName();
+    }
+
+    @Override
+    public boolean isArray(Class<?> type) {
+      return type.isArray();
+    }
+
+    @Override
+    public Property<Class<?>> recordComponent(Class<?> type, String name) {
       if (type.isRecord()) {
         for (RecordComponent rc : type.getRecordComponents()) {
-          if (rc.getName().equals(property)) {
+          if (rc.getName().equals(name)) {
             return accessor(rc.getAccessor());
           }
         }
       }
-      String cap = Character.toUpperCase(property.charAt(0)) + property.substring(1);
-      for (String candidate : new String[] {"get" + cap, "is" + cap, property}) {
-        Method m = findNoArgMethod(type, candidate);
-        if (m != null && (!candidate.startsWith("is") || m.getReturnType() == boolean.class
-            || m.getReturnType() == Boolean.class || candidate.equals(property))) {
-          return accessor(m);
-        }
-      }
-      Field f = findField(type, property);
-      if (f != null) {
-        f.setAccessible(true);
-        MethodHandle h = MethodHandles.lookup().unreflectGetter(f).asType(OBJECT_TO_OBJECT);
-        return new Accessor(h, f.getType());
-      }
-    } catch (IllegalAccessException | RuntimeException e) {
-      throw error("property '" + property + "' of " + type.getName() + " is not accessible: " + e.getMessage(), at);
+      return null;
     }
-    throw error("no property '" + property + "' on type " + type.getName()
-        + " (looked for a record component, get/is getter, accessor method and field)", at);
-  }
 
-  private static Accessor accessor(Method m) throws IllegalAccessException {
-    m.setAccessible(true);
-    MethodHandle h = MethodHandles.lookup().unreflect(m).asType(OBJECT_TO_OBJECT);
-    return new Accessor(h, m.getReturnType());
+    @Override
+    public Property<Class<?>> noArgMethod(Class<?> type, String name) {
+      Method m = findNoArgMethod(type, name);
+      return m == null ? null : accessor(m);
+    }
+
+    @Override
+    public Property<Class<?>> field(Class<?> type, String name) {
+      Field f = findField(type, name);
+      if (f == null) {
+        return null;
+      }
+      try {
+        f.setAccessible(true);
+        return new Property<>(f.getType(), MethodHandles.lookup().unreflectGetter(f).asType(OBJECT_TO_OBJECT));
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public boolean isBoolean(Class<?> type) {
+      return type == boolean.class || type == Boolean.class;
+    }
+
+    @Override
+    public boolean decidedAtRuntime(Class<?> type) {
+      return ValueText.decidedAtRuntime(type);
+    }
+
+    @Override
+    public boolean hasValueText(Class<?> type) {
+      return ValueText.hasValueText(type);
+    }
+  };
+
+  private static Property<Class<?>> accessor(Method m) {
+    try {
+      m.setAccessible(true);
+      return new Property<>(m.getReturnType(), MethodHandles.lookup().unreflect(m).asType(OBJECT_TO_OBJECT));
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   private static Method findNoArgMethod(Class<?> type, String name) {

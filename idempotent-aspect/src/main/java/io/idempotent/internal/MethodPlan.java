@@ -4,14 +4,23 @@ import io.idempotent.Idempotent;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyKeyException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A compiled {@link Idempotent} method: its {@link CallPlan} and its key, scope and payload
  * expressions. Built once per method. Immutable and thread-safe.
  */
 public final class MethodPlan {
+
+  /** Letters, digits, '_', '.' and '-': store names as property names spell them ({@code idempotent.<store>.*}). */
+  private static final Pattern STORE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
 
   private final CallPlan call;
   private final Expression key;
@@ -85,9 +94,11 @@ public final class MethodPlan {
       }
     }
     if (!problems.isEmpty()) {
-      throw new IdempotencyConfigurationException("The payload of " + description + " cannot be fingerprinted: "
-          + String.join("; ", problems) + ". Name the values that identify a call with @Idempotent(payload = ...)"
-          + " or set checkPayload = false");
+      throw new IdempotencyConfigurationException(payloadProblem(description, problems));
+    }
+    String storeProblem = storeNameProblem(a.store());
+    if (storeProblem != null) {
+      throw new IdempotencyConfigurationException("@Idempotent(store) of " + description + ": " + storeProblem);
     }
     // the erased parameter types tell overloads apart, so that one never replays another's result
     String name = a.name().isBlank() ? description : a.name();
@@ -105,24 +116,101 @@ public final class MethodPlan {
         method.getGenericReturnType(),
         method.getDeclaringClass().getClassLoader(),
         CallPlan.duration(a.maxRunTime(), "maxRunTime", description));
+    if (call.shape != CallPlan.ResultShape.VOID) {
+      Class<?> raw = CallPlan.rawType(call.resultType);
+      if (raw == Optional.class && call.resultType instanceof ParameterizedType p) {
+        raw = CallPlan.rawType(p.getActualTypeArguments()[0]);
+      }
+      String why = unrecordable(raw);
+      if (why != null) {
+        throw new IdempotencyConfigurationException(unrecordableResult(description, call.resultType.getTypeName(), why));
+      }
+    }
     return new MethodPlan(call, key, scope, payload, fingerprinted, labels.toArray(new String[0]),
         roots.toArray(new String[0]));
+  }
+
+  /**
+   * Why {@code store}, the store attribute of an annotation, cannot name a store, or null; empty names the
+   * default store.
+   */
+  static String storeNameProblem(String store) {
+    if (store.isEmpty() || STORE_NAME.matcher(store).matches()) {
+      return null;
+    }
+    return "\"" + store + "\" is not a store name: write letters, digits, '_', '.' and '-' only, the name the"
+        + " store is registered under (as in the property idempotent.<store>.*), or leave it empty for the"
+        + " default store";
+  }
+
+  /**
+   * Why results of the declared (raw) type {@code raw} can never be recorded and replayed, whatever the
+   * codec, or null: a resource, a connection or behaviour rather than a value.
+   */
+  static String unrecordable(Class<?> raw) {
+    String infrastructure = ArgumentTypes.infrastructure(raw);
+    return infrastructure != null
+        ? ArgumentTypes.infrastructureRefusal(raw.getName(), infrastructure)
+        : ArgumentTypes.noValueIdentity(raw);
+  }
+
+  static String unrecordableResult(String description, String typeName, String why) {
+    return description + " returns " + typeName + ", which cannot be recorded and replayed: " + why
+        + ". Return the value that describes the outcome (a record, an id, a String) instead";
+  }
+
+  /**
+   * Why the annotation of {@code method} has no effect because the aspect was not woven into it, or null
+   * when it was. ajc moves a woven method's body into a static {@code <name>_aroundBody<n>} method of
+   * the same class, which takes the target (unless the method is static), the arguments and the join
+   * point.
+   */
+  public static String notWoven(Method method) {
+    String description = MethodSignatureInfo.describe(method);
+    if (Modifier.isAbstract(method.getModifiers())) {
+      return description + " is abstract: @Idempotent takes effect on a method with a body, where the aspect is"
+          + " woven; annotate the implementing method instead";
+    }
+    String prefix = method.getName() + "_aroundBody";
+    Class<?>[] params = method.getParameterTypes();
+    int skip = Modifier.isStatic(method.getModifiers()) ? 0 : 1;
+    for (Method m : method.getDeclaringClass().getDeclaredMethods()) {
+      if (m.getName().startsWith(prefix) && m.getName().substring(prefix.length()).chars().allMatch(Character::isDigit)
+          && Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == params.length + skip + 1
+          && Arrays.equals(Arrays.copyOfRange(m.getParameterTypes(), skip, skip + params.length), params)) {
+        return null;
+      }
+    }
+    return description + " is annotated with @Idempotent but was not woven, so its calls run unprotected: compile"
+        + " it with ajc and idempotent-aspect as the aspect library (aspectj-maven-plugin), or weave the compiled"
+        + " classes with ajc";
   }
 
   /** Why a value declared as {@code type} cannot be part of a payload, or null. */
   private static String refusal(Class<?> type, boolean named) {
     String infrastructure = ArgumentTypes.infrastructure(type);
     if (infrastructure != null) {
-      return named
-          ? "names a " + type.getName() + ", infrastructure (" + infrastructure + ") rather than a value;"
-              + " it is left out of the payload by default, so do not name it"
-          : null;
+      return named ? namedInfrastructure(type.getName(), infrastructure) : null;
     }
     String none = ArgumentTypes.noValueIdentity(type);
     if (none == null) {
       none = CanonicalEncoder.declaredRefusal(type);
     }
-    return none == null ? null : "is refused: " + none;
+    return none == null ? null : refused(none);
+  }
+
+  static String namedInfrastructure(String typeName, String infrastructure) {
+    return "names a " + typeName + ", infrastructure (" + infrastructure + ") rather than a value;"
+        + " it is left out of the payload by default, so do not name it";
+  }
+
+  static String refused(String why) {
+    return "is refused: " + why;
+  }
+
+  static String payloadProblem(String description, List<String> problems) {
+    return "The payload of " + description + " cannot be fingerprinted: " + String.join("; ", problems)
+        + ". Name the values that identify a call with @Idempotent(payload = ...) or set checkPayload = false";
   }
 
   public CallPlan call() {
