@@ -30,8 +30,12 @@ import org.springframework.context.annotation.Import;
  * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}).
  */
 @AutoConfiguration(afterName = {
+    // Spring Boot 4
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-    "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+    // Spring Boot 3.5: the same configurations in their earlier package
+    "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+    "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration"})
 @EnableConfigurationProperties(IdempotencyProperties.class)
 @Import({StoreConfigurations.SqlStore.class, StoreConfigurations.RedisStore.class,
     StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class}) // the stores in this order
