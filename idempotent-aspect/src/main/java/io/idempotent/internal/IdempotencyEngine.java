@@ -8,6 +8,7 @@ import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyListener;
+import io.idempotent.IdempotencyObserver;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
@@ -44,6 +45,7 @@ public final class IdempotencyEngine {
 
   private final IdempotencyConfig config;
   private final IdempotencyListener listener;
+  private final IdempotencyObserver observer;
   private final LeaseRenewer renewer;
   private final String ownerPrefix;
   private final AtomicLong ownerCounter = new AtomicLong();
@@ -57,6 +59,7 @@ public final class IdempotencyEngine {
   public IdempotencyEngine(IdempotencyConfig config) {
     this.config = config;
     this.listener = config.listener();
+    this.observer = config.observer();
     this.renewer = new LeaseRenewer(renewalListener());
     byte[] seed = new byte[9];
     new SecureRandom().nextBytes(seed);
@@ -105,6 +108,15 @@ public final class IdempotencyEngine {
    * @param payload the values to fingerprint (ignored when the plan does not check payloads)
    */
   public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+      throws Throwable {
+    if (observer != null && config.enabled()) {
+      String store = plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName;
+      return CallObservation.observe(observer, store, plan, () -> decide(plan, key, scope, payload, invocation));
+    }
+    return decide(plan, key, scope, payload, invocation);
+  }
+
+  private Result decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     // a call refused without running leaves no outcome behind, never a stale one from an earlier call
     // (set, not remove: the thread keeps its entry instead of making a new one per call)
@@ -560,6 +572,9 @@ public final class IdempotencyEngine {
   }
 
   private void emit(Type type, CallPlan plan, String key, Throwable error) {
+    if (observer != null) {
+      CallObservation.note(plan, type, error);
+    }
     if (listener != null) {
       try {
         listener.onEvent(new IdempotencyEvent(type, plan.name, key, error));
