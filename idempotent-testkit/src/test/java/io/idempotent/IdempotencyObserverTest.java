@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -187,6 +188,29 @@ class IdempotencyObserverTest {
     assertThat(seen).containsExactly(
         "start inner primary", "end EXECUTED",
         "start outer primary", "start inner primary", "end REPLAYED", "end EXECUTED");
+  }
+
+  @Test
+  void observer_storeFailingForTheOuterCall_afterANestedCallReturned_isTheOuterCallsStoreError() {
+    AtomicInteger completions = new AtomicInteger();
+    Idempotency idempotency = idempotency(new ForwardingIdempotencyStore(new InMemoryTestStore()) {
+      @Override
+      public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
+        if (completions.incrementAndGet() == 2) {
+          throw new IllegalStateException("store down"); // the outer call's completion
+        }
+        return super.complete(key, owner, outcome, ttl);
+      }
+    });
+    idempotency.call("inner", String.class).key("i-1").run(() -> "inner");
+    String outer = idempotency.call("outer", String.class).key("o-1").run(() -> {
+      idempotency.call("inner", String.class).key("i-1").run(() -> "inner again");
+      return "outer";
+    });
+    assertThat(outer).isEqualTo("outer");
+    assertThat(seen).containsExactly(
+        "start inner primary", "end EXECUTED",
+        "start outer primary", "start inner primary", "end REPLAYED", "end STORE_ERROR IllegalStateException");
   }
 
   @Test

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Runs a call under an {@link IdempotencyObserver}: starts it, tells how the call ended and ends it. How it
+ * One call under an {@link IdempotencyObserver}: starts it, tells how the call ended and ends it. How it
  * ended follows from what the engine returned or threw and from {@link IdempotencyEngine#lastOutcome()};
  * the two things neither shows (the call waited before its replay; the store failed after the method
  * returned) the engine notes here as it emits their events. Used only when an observer is configured;
@@ -26,22 +26,23 @@ final class CallObservation {
   /** The observed call running on this thread, to which the engine's notes go; nested calls stack. */
   private static final ThreadLocal<CallObservation> CURRENT = new ThreadLocal<>();
 
-  /** What the engine does for the call once it is observed. */
-  @FunctionalInterface
-  interface Body {
-    IdempotencyEngine.Result run() throws Throwable;
-  }
-
   private final CallPlan plan;
+  private final ObservedCall handle;
+  private final CallObservation outer;
   private boolean waited;
   private Throwable storeError;
 
-  private CallObservation(CallPlan plan) {
+  private CallObservation(CallPlan plan, ObservedCall handle, CallObservation outer) {
     this.plan = plan;
+    this.handle = handle;
+    this.outer = outer;
   }
 
-  static IdempotencyEngine.Result observe(IdempotencyObserver observer, String store, CallPlan plan, Body body)
-      throws Throwable {
+  /**
+   * Starts observing a call on this thread: tells the observer, and collects the engine's notes until
+   * {@link #returned} or {@link #thrown}.
+   */
+  static CallObservation start(IdempotencyObserver observer, String store, CallPlan plan) {
     ObservedCall handle;
     try {
       handle = observer.start(plan.name, store);
@@ -49,25 +50,26 @@ final class CallObservation {
       IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
       handle = null;
     }
-    CallObservation call = new CallObservation(plan);
-    CallObservation outer = CURRENT.get();
+    CallObservation call = new CallObservation(plan, handle, CURRENT.get());
     CURRENT.set(call);
-    IdempotencyEngine.Result result;
-    try {
-      result = body.run();
-    } catch (Throwable t) {
-      CURRENT.set(outer);
-      end(handle, call.outcomeOfThrown(t), t);
-      throw t;
-    }
+    return call;
+  }
+
+  /** The call returned {@code result}: ends it now, or when its stage completes. */
+  void returned(IdempotencyEngine.Result result) {
     CURRENT.set(outer);
-    Outcome outcome = call.outcomeOfReturned(result.outcome());
+    Outcome outcome = outcomeOfReturned(result.outcome());
     if (result.value() instanceof CompletableFuture<?> stage && plan.shape == CallPlan.ResultShape.STAGE) {
-      endWhenDone(handle, outcome, call.storeError, stage);
+      endWhenDone(handle, outcome, storeError, stage);
     } else {
-      end(handle, outcome, call.storeError);
+      end(handle, outcome, storeError);
     }
-    return result;
+  }
+
+  /** The call threw {@code t}. */
+  void thrown(Throwable t) {
+    CURRENT.set(outer);
+    end(handle, outcomeOfThrown(t), t);
   }
 
   /** What the engine reports of the observed call on this thread, as it emits the event. */

@@ -109,11 +109,20 @@ public final class IdempotencyEngine {
    */
   public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
-    if (observer != null && config.enabled()) {
-      String store = plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName;
-      return CallObservation.observe(observer, store, plan, () -> decide(plan, key, scope, payload, invocation));
+    if (observer == null || !config.enabled()) {
+      return decide(plan, key, scope, payload, invocation);
     }
-    return decide(plan, key, scope, payload, invocation);
+    CallObservation observation =
+        CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
+    Result result;
+    try {
+      result = decide(plan, key, scope, payload, invocation);
+    } catch (Throwable t) {
+      observation.thrown(t);
+      throw t;
+    }
+    observation.returned(result);
+    return result;
   }
 
   private Result decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
