@@ -65,7 +65,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     long start = clock.monotonicTime();
     try {
-      ClaimResult result = super.claim(key, fingerprint, owner, lease);
+      ClaimResult result = delegate().claim(key, fingerprint, owner, lease);
       succeeded(claim, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -78,7 +78,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     long start = clock.monotonicTime();
     try {
-      boolean result = super.complete(key, owner, outcome, ttl);
+      boolean result = delegate().complete(key, owner, outcome, ttl);
       succeeded(complete, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -91,7 +91,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
     long start = clock.monotonicTime();
     try {
-      boolean result = super.completeDetached(key, owner, outcome, ttl);
+      boolean result = delegate().completeDetached(key, owner, outcome, ttl);
       succeeded(completeDetached, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -104,7 +104,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public boolean release(String key, String owner) {
     long start = clock.monotonicTime();
     try {
-      boolean result = super.release(key, owner);
+      boolean result = delegate().release(key, owner);
       succeeded(release, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -117,7 +117,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public boolean renew(String key, String owner, Duration lease) {
     long start = clock.monotonicTime();
     try {
-      boolean result = super.renew(key, owner, lease);
+      boolean result = delegate().renew(key, owner, lease);
       succeeded(renew, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -130,7 +130,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public Optional<IdempotencyRecord> find(String key) {
     long start = clock.monotonicTime();
     try {
-      Optional<IdempotencyRecord> result = super.find(key);
+      Optional<IdempotencyRecord> result = delegate().find(key);
       succeeded(find, start);
       return result;
     } catch (RuntimeException | Error e) {
@@ -143,7 +143,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   public int purgeExpired(int maxRecords) {
     long start = clock.monotonicTime();
     try {
-      int result = super.purgeExpired(maxRecords);
+      int result = delegate().purgeExpired(maxRecords);
       succeeded(purgeExpired, start);
       return result;
     } catch (RuntimeException | Error e) {

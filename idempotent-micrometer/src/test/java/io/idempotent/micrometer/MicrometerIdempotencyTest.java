@@ -230,6 +230,19 @@ class MicrometerIdempotencyTest {
   }
 
   @Test
+  void storeOperations_leftOut_leaveTheStoresAsTheyAre_andTheCallsTimed() {
+    IdempotencyStore store = CaffeineIdempotencyStore.builder().build();
+    Idempotency.install(MicrometerIdempotency.builder().meterRegistry(meters).storeOperations(false).build()
+        .instrument(IdempotencyConfig.builder().store(store).build()));
+    orders.place("o-1", 100);
+    orders.place("o-1", 100);
+    assertThat(Idempotency.global().config().store("default")).isSameAs(store);
+    assertThat(meters.find(MicrometerIdempotency.STORE_OPERATIONS).meters()).isEmpty();
+    assertThat(calls(Orders.PLACE, "executed")).isEqualTo(1);
+    assertThat(calls(Orders.PLACE, "replayed")).isEqualTo(1);
+  }
+
+  @Test
   void calls_onANamedStore_areTaggedWithItsName() {
     install();
     orders.onTheFastStore("o-1");
