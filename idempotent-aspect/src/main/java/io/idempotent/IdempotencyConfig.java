@@ -34,6 +34,7 @@ public final class IdempotencyConfig {
   private final Duration defaultWaitTimeout;
   private final TimeSource time;
   private final IdempotencyListener listener;
+  private final IdempotencyObserver observer;
   private final ResultCodec codec;
   private final boolean enabled;
   private final MissingKeyPolicy missingKeyPolicy;
@@ -47,6 +48,7 @@ public final class IdempotencyConfig {
     this.defaultWaitTimeout = b.defaultWaitTimeout;
     this.time = b.time;
     this.listener = b.listener;
+    this.observer = b.observer;
     this.codec = b.codec != null ? b.codec : JacksonResultCodec.shared();
     this.enabled = b.enabled;
     this.missingKeyPolicy = b.missingKeyPolicy;
@@ -67,6 +69,7 @@ public final class IdempotencyConfig {
     b.defaultWaitTimeout = defaultWaitTimeout;
     b.time = time;
     b.listener = listener;
+    b.observer = observer;
     b.codec = codec;
     b.enabled = enabled;
     b.missingKeyPolicy = missingKeyPolicy;
@@ -126,6 +129,11 @@ public final class IdempotencyConfig {
     return listener;
   }
 
+  /** The observer of every call's start and end, or null when none is set. */
+  public IdempotencyObserver observer() {
+    return observer;
+  }
+
   public ResultCodec codec() {
     return codec;
   }
@@ -153,6 +161,7 @@ public final class IdempotencyConfig {
     private Duration defaultWaitTimeout = Duration.ofSeconds(10);
     private TimeSource time = TimeSource.system();
     private IdempotencyListener listener;
+    private IdempotencyObserver observer;
     private ResultCodec codec;
     private boolean enabled = true;
     private MissingKeyPolicy missingKeyPolicy = MissingKeyPolicy.REJECT;
@@ -220,6 +229,15 @@ public final class IdempotencyConfig {
 
     public Builder listener(IdempotencyListener listener) {
       this.listener = listener;
+      return this;
+    }
+
+    /**
+     * Watches every call from its start to its end (for timers and traces); null, the default, for none.
+     * A call with no observer pays nothing for the hook.
+     */
+    public Builder observer(IdempotencyObserver observer) {
+      this.observer = observer;
       return this;
     }
 

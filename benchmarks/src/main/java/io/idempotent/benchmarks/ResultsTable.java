@@ -160,6 +160,7 @@ public final class ResultsTable {
     purge();
     redis();
     http();
+    micrometer();
     out.println();
   }
 
@@ -201,6 +202,19 @@ public final class ResultsTable {
           "store=" + store, b + "bare", "store=" + store, store.equals("caffeine") ? "≤" : null, 1.5, 0);
       row("HTTP filter", "first request through the filter (" + name + ") / bare endpoint", b + "filterFirst",
           "store=" + store, b + "bare", "store=" + store, null, 0, 0);
+    }
+  }
+
+  /** idempotent-micrometer: the same woven call on Caffeine with and without the binder. */
+  private void micrometer() {
+    for (String m : new String[] {"replay", "firstCall"}) {
+      String b = "MicrometerBenchmark." + m;
+      row("Micrometer", m + ": with the meters / without the binder", b, "binder=meters", b, "binder=none",
+          m.equals("replay") ? "≤" : null, 1.3, 0);
+      row("Micrometer", m + ": with the call timers only / without the binder", b, "binder=callMeters", b,
+          "binder=none", null, 0, 0);
+      row("Micrometer", m + ": with the meters and an observation per call / without the binder", b,
+          "binder=metersAndObservations", b, "binder=none", null, 0, 0);
     }
   }
 

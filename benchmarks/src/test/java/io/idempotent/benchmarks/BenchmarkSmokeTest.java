@@ -30,6 +30,8 @@ class BenchmarkSmokeTest {
   private static final Map<String, Integer> ALL = Map.ofEntries(
       Map.entry("InMemoryBenchmark.firstCall", InMemoryBenchmark.Impl.values().length),
       Map.entry("InMemoryBenchmark.replay", InMemoryBenchmark.Impl.values().length),
+      Map.entry("MicrometerBenchmark.firstCall", MicrometerBenchmark.Binder.values().length),
+      Map.entry("MicrometerBenchmark.replay", MicrometerBenchmark.Binder.values().length),
       Map.entry("SqlBenchmark.firstCall", 9),
       Map.entry("SqlBenchmark.replay", 9),
       Map.entry("CommitCostBenchmark.firstCall", CommitCostBenchmark.Mode.values().length),
@@ -68,7 +70,7 @@ class BenchmarkSmokeTest {
         options.exclude("RedisBenchmark");
       }
     } else {
-      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Sql|ResultKeeping|HttpFilter)Benchmark")
+      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Micrometer|Sql|ResultKeeping|HttpFilter)Benchmark")
           .param("db", "h2file", "h2mem")
           .param("store", HttpFilterBenchmark.Store.caffeine.name());
     }
@@ -87,8 +89,8 @@ class BenchmarkSmokeTest {
       expected.keySet().removeIf(k -> k.startsWith("Redis"));
     }
     if (!postgres) {
-      expected.keySet().removeIf(k -> !k.startsWith("InMemory") && !k.startsWith("Sql")
-          && !k.startsWith("ResultKeeping") && !k.startsWith("HttpFilter"));
+      expected.keySet().removeIf(k -> !k.startsWith("InMemory") && !k.startsWith("Micrometer")
+          && !k.startsWith("Sql") && !k.startsWith("ResultKeeping") && !k.startsWith("HttpFilter"));
       expected.replaceAll((k, v) -> k.startsWith("Sql") ? 6 : k.startsWith("HttpFilter") ? 1 : v);
     }
     assertThat(ran).isEqualTo(expected);

@@ -8,6 +8,7 @@ import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyListener;
+import io.idempotent.IdempotencyObserver;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
@@ -48,6 +49,7 @@ public final class IdempotencyEngine {
   private final IdempotencyConfig config;
   private final IdempotencyListener listener;
   private final TimeSource time;
+  private final IdempotencyObserver observer;
   private final LeaseRenewer renewer;
   private final String ownerPrefix;
   private final AtomicLong ownerCounter = new AtomicLong();
@@ -62,6 +64,7 @@ public final class IdempotencyEngine {
     this.config = config;
     this.listener = config.listener();
     this.time = config.time();
+    this.observer = config.observer();
     this.renewer = new LeaseRenewer(renewalListener(), time);
     byte[] seed = new byte[9];
     new SecureRandom().nextBytes(seed);
@@ -110,6 +113,24 @@ public final class IdempotencyEngine {
    * @param payload the values to fingerprint (ignored when the plan does not check payloads)
    */
   public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+      throws Throwable {
+    if (observer == null || !config.enabled()) {
+      return decide(plan, key, scope, payload, invocation);
+    }
+    CallObservation observation =
+        CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
+    Result result;
+    try {
+      result = decide(plan, key, scope, payload, invocation);
+    } catch (Throwable t) {
+      observation.thrown(t);
+      throw t;
+    }
+    observation.returned(result);
+    return result;
+  }
+
+  private Result decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     // a call refused without running leaves no outcome behind, never a stale one from an earlier call
     // (set, not remove: the thread keeps its entry instead of making a new one per call)
@@ -601,6 +622,9 @@ public final class IdempotencyEngine {
   }
 
   private void emit(Type type, CallPlan plan, String key, Throwable error) {
+    if (observer != null) {
+      CallObservation.note(plan, type, error);
+    }
     if (listener != null) {
       try {
         listener.onEvent(new IdempotencyEvent(type, plan.name, key == null ? null : reference(key), error));

@@ -1,0 +1,163 @@
+package io.idempotent.internal;
+
+import io.idempotent.CallOutcome;
+import io.idempotent.IdempotencyEvent.Type;
+import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.IdempotencyKeyException;
+import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.IdempotencyObserver;
+import io.idempotent.IdempotencyObserver.ObservedCall;
+import io.idempotent.IdempotencyObserver.Outcome;
+import io.idempotent.IdempotencyStoreException;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * One call under an {@link IdempotencyObserver}: starts it, tells how the call ended and ends it. How it
+ * ended follows from what the engine returned or threw and from {@link IdempotencyEngine#lastOutcome()};
+ * the two things neither shows (the call waited before its replay; the store failed after the method
+ * returned) the engine notes here as it emits their events. Used only when an observer is configured;
+ * one instance per call, on the calling thread.
+ */
+final class CallObservation {
+
+  /** The observed call running on this thread, to which the engine's notes go; nested calls stack. */
+  private static final ThreadLocal<CallObservation> CURRENT = new ThreadLocal<>();
+
+  private final CallPlan plan;
+  private final ObservedCall handle;
+  private final CallObservation outer;
+  private boolean waited;
+  private Throwable storeError;
+
+  private CallObservation(CallPlan plan, ObservedCall handle, CallObservation outer) {
+    this.plan = plan;
+    this.handle = handle;
+    this.outer = outer;
+  }
+
+  /**
+   * Starts observing a call on this thread: tells the observer, and collects the engine's notes until
+   * {@link #returned} or {@link #thrown}.
+   */
+  static CallObservation start(IdempotencyObserver observer, String store, CallPlan plan) {
+    ObservedCall handle;
+    try {
+      handle = observer.start(plan.name, store);
+    } catch (RuntimeException e) {
+      IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
+      handle = null;
+    }
+    CallObservation call = new CallObservation(plan, handle, CURRENT.get());
+    CURRENT.set(call);
+    return call;
+  }
+
+  /** The call returned {@code result}: ends it now, or when its stage completes. */
+  void returned(IdempotencyEngine.Result result) {
+    CURRENT.set(outer);
+    Outcome outcome = outcomeOfReturned(result.outcome());
+    if (result.value() instanceof CompletableFuture<?> stage && plan.shape == CallPlan.ResultShape.STAGE) {
+      endWhenDone(handle, outcome, storeError, stage);
+    } else {
+      end(handle, outcome, storeError);
+    }
+  }
+
+  /** The call threw {@code t}. */
+  void thrown(Throwable t) {
+    CURRENT.set(outer);
+    end(handle, outcomeOfThrown(t), t);
+  }
+
+  /** What the engine reports of the observed call on this thread, as it emits the event. */
+  static void note(CallPlan plan, Type type, Throwable error) {
+    CallObservation call = CURRENT.get();
+    if (call == null || call.plan != plan) {
+      return; // another thread (lease renewal, a stage's completion) or another call's event
+    }
+    if (type == Type.WAITED) {
+      call.waited = true;
+    } else if (type == Type.STORE_ERROR) {
+      call.storeError = error;
+    }
+  }
+
+  private Outcome outcomeOfReturned(CallOutcome returned) {
+    return switch (returned) {
+      case REPLAYED -> waited ? Outcome.WAITED : Outcome.REPLAYED;
+      case SKIPPED -> Outcome.SKIPPED;
+      case UNPROTECTED -> Outcome.KEY_MISSING;
+      case EXECUTED -> storeError != null ? Outcome.STORE_ERROR : Outcome.EXECUTED;
+    };
+  }
+
+  private Outcome outcomeOfThrown(Throwable t) {
+    CallOutcome last = IdempotencyEngine.lastOutcome();
+    if (last == CallOutcome.REPLAYED) {
+      return waited ? Outcome.WAITED : Outcome.REPLAYED; // a recorded final failure, thrown again
+    }
+    if (last == CallOutcome.UNPROTECTED) {
+      return Outcome.KEY_MISSING;
+    }
+    if (t == storeError) {
+      return Outcome.STORE_ERROR; // the outcome could not be recorded in the caller's transaction
+    }
+    if (last == CallOutcome.EXECUTED) {
+      return Outcome.FAILED; // the method ran and threw, whatever it threw
+    }
+    if (t instanceof IdempotencyInProgressException) {
+      return Outcome.IN_PROGRESS;
+    }
+    if (t instanceof IdempotencyKeyReusedException) {
+      return Outcome.KEY_REUSED;
+    }
+    if (t instanceof IdempotencyKeyException) {
+      return Outcome.KEY_MISSING;
+    }
+    if (t instanceof IdempotencyStoreException) {
+      return Outcome.STORE_ERROR;
+    }
+    return Outcome.FAILED;
+  }
+
+  private static void endWhenDone(ObservedCall handle, Outcome outcome, Throwable storeError, CompletableFuture<?> stage) {
+    if (handle == null) {
+      return;
+    }
+    if (!stage.isDone()) {
+      try {
+        handle.detached();
+      } catch (RuntimeException e) {
+        IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw when its call was detached", e);
+      }
+    }
+    stage.whenComplete((value, error) -> {
+      if (error == null) {
+        end(handle, outcome, storeError);
+      } else {
+        end(handle, outcome == Outcome.EXECUTED ? Outcome.FAILED : outcome, unwrap(error));
+      }
+    });
+  }
+
+  private static void end(ObservedCall handle, Outcome outcome, Throwable error) {
+    if (handle == null) {
+      return;
+    }
+    try {
+      handle.end(outcome, error);
+    } catch (RuntimeException e) {
+      IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on " + outcome, e);
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}
