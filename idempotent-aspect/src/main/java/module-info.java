@@ -17,6 +17,8 @@ module io.idempotent {
   requires com.fasterxml.jackson.datatype.jdk8;
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.fasterxml.jackson.module.paramnames;
+  // the @Idempotent check runs inside a compiler, which brings this module; the library never needs it
+  requires static java.compiler;
 
   exports io.idempotent;
   exports io.idempotent.spi;
@@ -26,4 +28,5 @@ module io.idempotent {
 
   uses io.idempotent.spi.IdempotencyStoreProvider;
   provides io.idempotent.spi.IdempotencyStoreProvider with io.idempotent.layered.LayeredStoreProvider;
+  provides javax.annotation.processing.Processor with io.idempotent.internal.IdempotentProcessor;
 }

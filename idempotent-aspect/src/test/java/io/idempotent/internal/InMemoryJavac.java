@@ -44,7 +44,11 @@ final class InMemoryJavac {
   /** The test class path: idempotent-aspect's classes (and its META-INF/services) and dependencies. */
   static String classPath() {
     String surefire = System.getProperty("surefire.test.class.path");
-    return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+    String path = surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+    // the module's own tests run in the named module: its classes and dependencies are on the module path
+    String modules = System.getProperty("jdk.module.path");
+    return modules == null || modules.isBlank() ? path
+        : path.isBlank() ? modules : path + java.io.File.pathSeparator + modules;
   }
 
   /**
