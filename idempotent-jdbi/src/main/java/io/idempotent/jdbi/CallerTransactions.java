@@ -2,6 +2,10 @@ package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyStoreException;
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where a {@link TransactionMode#JOINED} store finds the transaction its caller has open, so that the
@@ -49,5 +53,40 @@ public interface CallerTransactions {
 
     /** Runs {@code action} once this transaction has committed; never if it ends otherwise. */
     void afterCommit(Runnable action);
+  }
+
+  /**
+   * What one open transaction holds for the store: the claims to release unless it commits, and the
+   * actions to run once it has. A {@link Transaction} keeps one per open transaction, passes
+   * {@link Transaction#joining}, {@link Transaction#isJoined} and {@link Transaction#afterCommit} to it, and
+   * calls {@link #ended} once the transaction is over. Used by the transaction's own thread.
+   */
+  final class Joined {
+    private final Map<String, Runnable> releases = new ConcurrentHashMap<>();
+    private final List<Runnable> afterCommit = new ArrayList<>();
+
+    public void joining(String storedKey, Runnable release) {
+      releases.put(storedKey, release);
+    }
+
+    public boolean isJoined(String storedKey) {
+      return releases.containsKey(storedKey);
+    }
+
+    public void afterCommit(Runnable action) {
+      afterCommit.add(action);
+    }
+
+    /**
+     * The transaction is over: after a commit the actions run, after any other end (a rollback, a failed or
+     * unknown commit) the releases do, at once, so that a reused connection never carries them into a
+     * later transaction. Either way both are forgotten.
+     */
+    public void ended(boolean committed) {
+      List<Runnable> run = committed ? new ArrayList<>(afterCommit) : new ArrayList<>(releases.values());
+      releases.clear();
+      afterCommit.clear();
+      run.forEach(Runnable::run);
+    }
   }
 }

@@ -74,7 +74,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     if (poolSize < 1) {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.pool-size must be at least 1");
     }
-    TransactionMode mode = mode(settings.get("mode", "independent"));
+    TransactionMode mode = TransactionMode.ofProperty(settings.get("mode", "independent"));
     String table = settings.get("table", SchemaScript.DEFAULT_TABLE);
     try {
       TableName.of(table);
@@ -128,15 +128,6 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
 
   private static String where(String url) {
     return url == null ? "the embedded H2 database at " + defaultH2Path() : "the configured url";
-  }
-
-  private static TransactionMode mode(String value) {
-    try {
-      return TransactionMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IdempotencyConfigurationException(
-          "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
-    }
   }
 
   private static boolean claimDurability(String value) {

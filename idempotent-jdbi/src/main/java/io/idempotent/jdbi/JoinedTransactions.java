@@ -3,8 +3,6 @@ package io.idempotent.jdbi;
 import io.idempotent.IdempotencyStoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
@@ -83,7 +81,7 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
   @Override
   public void handleClosed(Handle handle) {
     open.remove(handle);
-    ended(handle); // the transaction, if one was open, ended without a commit the store saw
+    ended(handle, false); // the transaction, if one was open, ended without a commit the store saw
   }
 
   /**
@@ -128,32 +126,25 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
 
     @Override
     public void joining(String storedKey, Runnable release) {
-      joined.computeIfAbsent(handle, k -> new Joined()).releases.put(storedKey, release);
+      joined.computeIfAbsent(handle, k -> new Joined()).joining(storedKey, release);
     }
 
     @Override
     public boolean isJoined(String storedKey) {
       Joined j = joined.get(handle);
-      return j != null && j.releases.containsKey(storedKey);
+      return j != null && j.isJoined(storedKey);
     }
 
     @Override
     public void afterCommit(Runnable action) {
-      joined.computeIfAbsent(handle, k -> new Joined()).afterCommit.add(action);
+      joined.computeIfAbsent(handle, k -> new Joined()).afterCommit(action);
     }
   }
 
-  private void committed(Handle h) {
+  private void ended(Handle h, boolean committed) {
     Joined j = joined.remove(h);
     if (j != null) {
-      j.afterCommit.forEach(Runnable::run);
-    }
-  }
-
-  private void ended(Handle h) {
-    Joined j = joined.remove(h);
-    if (j != null) {
-      j.releases.values().forEach(Runnable::run);
+      j.ended(committed);
     }
   }
 
@@ -163,12 +154,6 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
     } catch (RuntimeException e) {
       return false; // a broken connection holds no transaction the store could join
     }
-  }
-
-  /** What one open transaction holds for the store. Used by the handle's own thread. */
-  private static final class Joined {
-    final Map<String, Runnable> releases = new ConcurrentHashMap<>();
-    final List<Runnable> afterCommit = new ArrayList<>();
   }
 
   /** Passes every call on, and tells the store how each transaction of a watched handle ended. */
@@ -190,10 +175,10 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
       try {
         super.commit(handle);
       } catch (RuntimeException | Error e) {
-        transactions.ended(handle); // a failed COMMIT has rolled back (or left the outcome unknown)
+        transactions.ended(handle, false); // a failed COMMIT has rolled back (or left the outcome unknown)
         throw e;
       }
-      transactions.committed(handle);
+      transactions.ended(handle, true);
     }
 
     @Override
@@ -201,7 +186,7 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
       try {
         super.rollback(handle);
       } finally {
-        transactions.ended(handle);
+        transactions.ended(handle, false);
       }
     }
   }

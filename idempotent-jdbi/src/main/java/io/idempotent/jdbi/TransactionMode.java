@@ -1,5 +1,8 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.IdempotencyConfigurationException;
+import java.util.Locale;
+
 /** How the table store's writes relate to the caller's own JDBI transaction. Immutable and thread-safe. */
 public enum TransactionMode {
   /**
@@ -25,5 +28,20 @@ public enum TransactionMode {
    * is refused too. A {@code CompletionStage} result that completes after the call returned is recorded as
    * {@link #INDEPENDENT} does.
    */
-  JOINED
+  JOINED;
+
+  /**
+   * The mode a property value names ({@code independent} or {@code joined}, in any case), as
+   * {@code idempotent.jdbi.mode} gives it.
+   *
+   * @throws IdempotencyConfigurationException naming the property and the values it takes
+   */
+  public static TransactionMode ofProperty(String value) {
+    try {
+      return valueOf(value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException(
+          "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
+    }
+  }
 }

@@ -2,10 +2,6 @@ package io.idempotent.spring;
 
 import io.idempotent.jdbi.CallerTransactions;
 import java.sql.Connection;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.ConnectionHolder;
@@ -30,7 +26,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 public final class SpringTransactions implements CallerTransactions {
 
   private final DataSource dataSource;
-  /** The key under which each transaction's {@link Joined} is bound, one per store. */
+  /** The key under which each transaction's {@link SpringTransaction} is bound, one per store. */
   private final Object resourceKey = new Object();
 
   private SpringTransactions(DataSource dataSource) {
@@ -52,9 +48,9 @@ public final class SpringTransactions implements CallerTransactions {
     if (!(bound instanceof ConnectionHolder holder) || !holder.isSynchronizedWithTransaction()) {
       return null; // a transaction of another resource: its commit would not carry the outcome
     }
-    Joined joined = (Joined) TransactionSynchronizationManager.getResource(resourceKey);
+    SpringTransaction joined = (SpringTransaction) TransactionSynchronizationManager.getResource(resourceKey);
     if (joined == null || joined.holder != holder) {
-      joined = new Joined(holder);
+      joined = new SpringTransaction(holder);
       TransactionSynchronizationManager.bindResource(resourceKey, joined);
       TransactionSynchronizationManager.registerSynchronization(joined);
     }
@@ -72,13 +68,12 @@ public final class SpringTransactions implements CallerTransactions {
     return "SpringTransactions[" + dataSource + "]";
   }
 
-  /** What one Spring transaction holds for the store; it follows the transaction through suspension. */
-  private final class Joined implements Transaction, TransactionSynchronization {
+  /** One Spring transaction as the store joins it; it follows the transaction through suspension. */
+  private final class SpringTransaction implements Transaction, TransactionSynchronization {
     final ConnectionHolder holder;
-    final Map<String, Runnable> releases = new LinkedHashMap<>();
-    final List<Runnable> afterCommit = new ArrayList<>();
+    final Joined joined = new Joined();
 
-    Joined(ConnectionHolder holder) {
+    SpringTransaction(ConnectionHolder holder) {
       this.holder = holder;
     }
 
@@ -89,17 +84,17 @@ public final class SpringTransactions implements CallerTransactions {
 
     @Override
     public void joining(String storedKey, Runnable release) {
-      releases.put(storedKey, release);
+      joined.joining(storedKey, release);
     }
 
     @Override
     public boolean isJoined(String storedKey) {
-      return releases.containsKey(storedKey);
+      return joined.isJoined(storedKey);
     }
 
     @Override
     public void afterCommit(Runnable action) {
-      afterCommit.add(action);
+      joined.afterCommit(action);
     }
 
     @Override
@@ -115,11 +110,7 @@ public final class SpringTransactions implements CallerTransactions {
     @Override
     public void afterCompletion(int status) {
       TransactionSynchronizationManager.unbindResourceIfPossible(resourceKey);
-      // a failed or unknown commit releases too: the release is fenced, so it never undoes a committed outcome
-      List<Runnable> actions = status == STATUS_COMMITTED ? afterCommit : new ArrayList<>(releases.values());
-      releases.clear();
-      afterCommit.clear();
-      actions.forEach(Runnable::run);
+      joined.ended(status == STATUS_COMMITTED); // an unknown outcome releases: releases are fenced
     }
   }
 }

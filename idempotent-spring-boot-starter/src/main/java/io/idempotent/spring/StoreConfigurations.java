@@ -1,12 +1,10 @@
 package io.idempotent.spring;
 
-import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
-import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -38,20 +36,12 @@ final class StoreConfigurations {
       JdbiIdempotencyStore.Builder b = JdbiIdempotencyStore.builder(dataSource)
           .table(p.getTable())
           .createSchema(p.isCreateSchema());
-      if (mode(p.getMode()) == TransactionMode.JOINED) {
+      if (TransactionMode.ofProperty(p.getMode()) == TransactionMode.JOINED) {
         b.callerTransactions(SpringTransactions.on(dataSource)).requireTransaction(p.isRequireTransaction());
       }
       return b.build();
     }
 
-    private static TransactionMode mode(String value) {
-      try {
-        return TransactionMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IdempotencyConfigurationException(
-            "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
-      }
-    }
   }
 
   /**
