@@ -192,8 +192,10 @@ public final class IdempotentProcessor extends AbstractProcessor {
         message += ":\n" + AJC_SNIPPET;
         snippetShown = true;
       }
-      error(null, message + "or, when ajc weaves the compiled classes afterwards, compile with -A" + WEAVING_OPTION
-          + "=post-compile");
+      error(null, message + "When aspectj-maven-plugin is already in the build, javac compiles the sources before"
+          + " it: switch off maven-compiler-plugin's default-compile and default-testCompile executions"
+          + " (<phase>none</phase>), since ajc compiles them itself. When ajc weaves javac's classes afterwards"
+          + " (binary weaving), compile with -A" + WEAVING_OPTION + "=post-compile");
     }
 
     private ExpressionParser.Parameters<TypeMirror> parameters() {

@@ -67,7 +67,8 @@ class IdempotentProcessorTest {
 
     assertOneError(r, annotationAbove(source, "public String place"), "shop.Orders.place(String) is compiled by javac",
         "would run unprotected", "<artifactId>aspectj-maven-plugin</artifactId>",
-        "<artifactId>idempotent-aspect</artifactId>", "-Aidempotent.weaving=post-compile");
+        "<artifactId>idempotent-aspect</artifactId>", "-Aidempotent.weaving=post-compile",
+        "switch off maven-compiler-plugin's default-compile");
   }
 
   @Test
