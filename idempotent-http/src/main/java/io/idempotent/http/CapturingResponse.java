@@ -18,10 +18,12 @@ import java.util.List;
  * The response as the application writes it behind the filter. Status and headers go to the real
  * response as they are set; the body is held in memory, so that it can be recorded whole and sent
  * only once the outcome is known (a handler that fails half-way sends nothing of its half). A body
- * over the limit, an explicit flush, {@code sendError}, {@code sendRedirect} or an asynchronous request
- * turn the capture into a pass-through: what was held is sent, the rest goes straight to the client, and
- * the response is not recorded. Writes are synchronized, since an asynchronous handler may write from
- * another thread.
+ * over the limit, body bytes written after an explicit {@link #flushBuffer()}, {@code sendError},
+ * {@code sendRedirect} or an asynchronous request turn the capture into a pass-through: what was held is
+ * sent, the rest goes straight to the client, and the response is not recorded. A flush with nothing
+ * written after it (Spring MVC flushes every {@code ResponseEntity} and {@code ProblemDetail} once its
+ * body is written) keeps the response held, so it is recorded whole. Writes are synchronized, since an
+ * asynchronous handler may write from another thread.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 
@@ -29,6 +31,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
   private final int limit;
   private ByteArrayOutputStream held = new ByteArrayOutputStream();
   private String passReason;
+  /** The application flushed the buffer: held bytes written after this are a streamed response. */
+  private boolean flushed;
   private long declaredLength = -1;
   private CaptureStream stream;
   private PrintWriter writer;
@@ -39,8 +43,12 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     this.limit = limit;
   }
 
-  /** Why the response is passed through rather than recorded, or null while it is held whole. */
+  /**
+   * Why the response is passed through rather than recorded, or null while it is held whole. Text still
+   * in the writer's encoder is taken in first: it may be what turns the response into a pass-through.
+   */
   synchronized String passReason() {
+    flushWriter();
     return passReason;
   }
 
@@ -50,6 +58,17 @@ final class CapturingResponse extends HttpServletResponseWrapper {
       return;
     }
     flushWriter();
+    passHeld(reason);
+  }
+
+  /**
+   * Sends what is held and passes the rest through, without flushing the writer: called from a write,
+   * which may come from the writer's own flush, and whose bytes follow everything held.
+   */
+  private void passHeld(String reason) throws IOException {
+    if (passReason != null) {
+      return;
+    }
     passReason = reason;
     byte[] bytes = held.toByteArray();
     held = null;
@@ -115,8 +134,12 @@ final class CapturingResponse extends HttpServletResponseWrapper {
   }
 
   private synchronized void write(byte[] b, int off, int len) throws IOException {
+    if (passReason == null && flushed && len > 0) {
+      passHeld("the application flushed it and then wrote more (a streamed response)");
+      real.flushBuffer(); // what was flushed reaches the client now, as the application asked
+    }
     if (passReason == null && held.size() + (long) len > limit) {
-      passThrough("its body is larger than the recording limit of " + limit + " bytes");
+      passHeld("its body is larger than the recording limit of " + limit + " bytes");
     }
     if (passReason != null) {
       real.getOutputStream().write(b, off, len);
@@ -157,10 +180,18 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     }
   }
 
+  /**
+   * Held, a flush only marks the body: if more is written after it, the response is streamed and passes
+   * through from then on; if nothing follows, it is sent and recorded whole at the end.
+   */
   @Override
-  public void flushBuffer() throws IOException {
-    passThrough("the application flushed it before it was complete (a streamed response)");
-    real.flushBuffer();
+  public synchronized void flushBuffer() throws IOException {
+    if (passReason != null) {
+      real.flushBuffer();
+      return;
+    }
+    flushWriter(); // text in the writer's encoder is part of what was flushed
+    flushed = true;
   }
 
   @Override
@@ -171,6 +202,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     }
     flushWriter();
     held.reset();
+    flushed = false;
   }
 
   @Override
@@ -179,6 +211,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
       flushWriter();
       held.reset();
       declaredLength = -1;
+      flushed = false;
     }
     real.reset();
   }

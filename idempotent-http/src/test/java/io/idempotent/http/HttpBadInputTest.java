@@ -202,6 +202,21 @@ class HttpBadInputTest {
   }
 
   @Test
+  void aResponseFlushedOnlyAfterItsWholeBodyIsRecordedAndReplayed() throws Exception {
+    start(s -> {});
+    String key = UUID.randomUUID().toString();
+    HttpResponse<String> first = http.post("/flushed-at-end", key, "{}");
+    HttpResponse<String> second = http.post("/flushed-at-end", key, "{}");
+    assertThat(first.statusCode()).isEqualTo(201);
+    assertThat(first.body()).isEqualTo("{\"execution\":1}");
+    assertThat(Http.replayed(second)).isTrue();
+    assertThat(second.statusCode()).isEqualTo(201);
+    assertThat(second.body()).isEqualTo(first.body());
+    assertThat(second.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"));
+    assertThat(shop.executions("/flushed-at-end")).isEqualTo(1);
+  }
+
+  @Test
   void aResponseOverTheRecordingLimitIsSentWholeAndNotRecorded() throws Exception {
     start(s -> s.maxRecordedBodyBytes(2048));
     shop.bigBodyBytes = 8192;

@@ -92,6 +92,15 @@ class ShopServlet extends HttpServlet {
         resp.flushBuffer();
         resp.getWriter().write("second line, execution " + n + "\n");
       }
+      case "/flushed-at-end" -> {
+        // as Spring MVC writes a ResponseEntity: status and headers, the body, then flushBuffer()
+        resp.setStatus(201);
+        resp.setHeader("Location", "/orders/" + orderNumbers.incrementAndGet());
+        resp.setContentType("application/json");
+        resp.getOutputStream().write(("{\"execution\":" + n + "}").getBytes(StandardCharsets.UTF_8));
+        resp.getOutputStream().flush();
+        resp.flushBuffer();
+      }
       case "/async" -> {
         AsyncContext async = req.startAsync();
         async.start(() -> {

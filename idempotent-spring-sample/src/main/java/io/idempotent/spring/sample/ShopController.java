@@ -1,14 +1,15 @@
 package io.idempotent.spring.sample;
 
-import jakarta.servlet.http.HttpServletResponse;
+import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -33,18 +34,18 @@ public class ShopController {
   }
 
   /**
-   * Places an order under a new order id: run twice, it would place two orders.
-   *
-   * <p>The receipt is returned as the body, not in a {@code ResponseEntity}: Spring MVC flushes the
-   * response buffer after writing a {@code ResponseEntity} (or a {@code ProblemDetail}), which the filter
-   * takes for a streamed response and passes through unrecorded, so a retry would run again.
+   * Places an order under a new order id: run twice, it would place two orders. A quantity below one is
+   * refused with a {@code ProblemDetail} (400), which the filter records like any 4xx answer: a retry of
+   * the same request gets the same refusal, replayed.
    */
   @PostMapping("/orders")
-  @ResponseStatus(HttpStatus.CREATED)
-  public Receipt placeOrder(@RequestBody OrderRequest request, HttpServletResponse response) {
+  public ResponseEntity<?> placeOrder(@RequestBody OrderRequest request) {
+    if (request.quantity() < 1) {
+      return ResponseEntity.of(ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+          "quantity is " + request.quantity() + "; an order needs at least 1")).build();
+    }
     Receipt receipt = orders.checkout(UUID.randomUUID().toString(), request.item(), request.quantity());
-    response.setHeader("Location", "/orders/" + receipt.orderId());
-    return receipt;
+    return ResponseEntity.created(URI.create("/orders/" + receipt.orderId())).body(receipt);
   }
 
   /** One run of the settlement job. */

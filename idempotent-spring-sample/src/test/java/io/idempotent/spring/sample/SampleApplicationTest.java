@@ -99,6 +99,25 @@ abstract class SampleApplicationTest {
   }
 
   @Test
+  void post_badQuantity_isAProblemDetail_recordedAndReplayed() throws Exception {
+    String item = stockedItem(10);
+    String key = UUID.randomUUID().toString();
+
+    HttpResponse<String> first = postOrder(key, item, 0);
+    HttpResponse<String> retry = postOrder(key, item, 0);
+
+    assertThat(first.statusCode()).isEqualTo(400);
+    assertThat(first.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(first.body()).contains("an order needs at least 1");
+    assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(retry.statusCode()).isEqualTo(400);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.headers().firstValue("Content-Type")).isEqualTo(first.headers().firstValue("Content-Type"));
+    assertThat(retry.body()).isEqualTo(first.body());
+    assertThat(ordersOf(item)).isZero();
+  }
+
+  @Test
   void post_sameKeyOtherBody_isRefusedWith422() throws Exception {
     String item = stockedItem(10);
     String key = UUID.randomUUID().toString();
