@@ -6,7 +6,10 @@ import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyListener;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.ResultCodec;
+import java.util.Map;
+import java.util.TreeSet;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,7 +22,9 @@ import org.springframework.context.annotation.Import;
  * {@code idempotent.*} properties, and the configuration installed for the woven aspect at start-up and
  * removed when the context closes.
  *
- * <p>The store: an {@link IdempotencyStore} bean of the application wins; else the SQL table store on the
+ * <p>The store: an {@link IdempotencyStore} bean of the application wins (of several, the {@code @Primary}
+ * one is the default, and each is also registered under its bean name for
+ * {@code @Idempotent(store = "<bean name>")}); else the SQL table store on the
  * application's single {@code DataSource} ({@code idempotent-jdbi} and {@code spring-jdbc} on the class
  * path), in {@code joined} mode writing each outcome in the caller's Spring-managed transaction
  * ({@link SpringTransactions}); else Redis when the application configures a Redis connection
@@ -27,7 +32,9 @@ import org.springframework.context.annotation.Import;
  * {@code idempotent.store=jdbi|redis|caffeine} names one.
  *
  * <p>With {@code idempotent.http.enabled=true} in a servlet web application, the {@code Idempotency-Key}
- * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}).
+ * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}). With
+ * {@code idempotent-micrometer} on the class path and a {@code MeterRegistry} bean, every call is measured
+ * ({@link MetricsConfiguration}).
  */
 @AutoConfiguration(afterName = {
     // Spring Boot 4
@@ -38,14 +45,16 @@ import org.springframework.context.annotation.Import;
     "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration"})
 @EnableConfigurationProperties(IdempotencyProperties.class)
 @Import({StoreConfigurations.SqlStore.class, StoreConfigurations.RedisStore.class,
-    StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class}) // the stores in this order
+    StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class, MetricsConfiguration.class}) // stores in this order
 public class IdempotencyAutoConfiguration {
 
   /** The configuration from the properties, the store, and the application's listeners and codec. */
   @Bean
   @ConditionalOnMissingBean
-  public IdempotencyConfig idempotencyConfig(IdempotencyProperties properties, ObjectProvider<IdempotencyStore> store,
-      ObjectProvider<IdempotencyListener> listeners, ObjectProvider<ResultCodec> codec) {
+  public IdempotencyConfig idempotencyConfig(IdempotencyProperties properties, ListableBeanFactory beans,
+      ObjectProvider<IdempotencyStore> store,
+      ObjectProvider<IdempotencyListener> listeners, ObjectProvider<ResultCodec> codec,
+      ObjectProvider<MetricsConfiguration.ConfigInstrumentation> instrumentation) {
     IdempotencyConfig.Builder b = IdempotencyConfig.builder().enabled(properties.isEnabled());
     if (properties.getTtl() != null) {
       b.defaultTtl(properties.getTtl());
@@ -59,7 +68,14 @@ public class IdempotencyAutoConfiguration {
     if (properties.getMissingKey() != null) {
       b.missingKeyPolicy(properties.getMissingKey());
     }
-    IdempotencyStore chosen = store.getIfAvailable();
+    Map<String, IdempotencyStore> all = beans.getBeansOfType(IdempotencyStore.class);
+    IdempotencyStore chosen = store.getIfUnique(); // the only one, or the @Primary one of several
+    if (chosen == null && all.size() > 1) {
+      throw new IdempotencyConfigurationException("Several IdempotencyStore beans (" + String.join(", ",
+          new TreeSet<>(all.keySet())) + ") and none is @Primary: mark the default store's bean @Primary;"
+          + " every store is also available by its bean name, as @Idempotent(store = \"<bean name>\")");
+    }
+    all.forEach(b::store);
     if (chosen != null) {
       b.store(chosen);
     } else if (properties.isEnabled()) {
@@ -69,7 +85,9 @@ public class IdempotencyAutoConfiguration {
     }
     listeners.orderedStream().reduce(IdempotencyListener::andThen).ifPresent(b::listener);
     codec.ifAvailable(b::codec);
-    return b.build();
+    IdempotencyConfig built = b.build();
+    MetricsConfiguration.ConfigInstrumentation measure = instrumentation.getIfAvailable();
+    return measure == null ? built : measure.instrument(built);
   }
 
   /** The configuration installed for the woven aspect; removed again when the context closes. */

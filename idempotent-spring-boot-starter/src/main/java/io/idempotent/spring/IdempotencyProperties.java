@@ -40,6 +40,51 @@ public class IdempotencyProperties {
 
   private final Http http = new Http();
 
+  private final Metrics metrics = new Metrics();
+
+  /** Meters and observations of idempotent-micrometer, when the application has a {@code MeterRegistry}. */
+  public static class Metrics {
+
+    /** Whether calls are measured in the application's meter registry (default true). */
+    private boolean enabled = true;
+
+    /**
+     * Whether each call is also an observation of the application's ObservationRegistry, so that traces
+     * see it (default true).
+     */
+    private boolean observations = true;
+
+    /**
+     * Whether store operations are timed too, in idempotent.store.operations (default true). On the
+     * in-memory store, timing one costs about as much as the operation.
+     */
+    private boolean storeOperations = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public boolean isObservations() {
+      return observations;
+    }
+
+    public void setObservations(boolean observations) {
+      this.observations = observations;
+    }
+
+    public boolean isStoreOperations() {
+      return storeOperations;
+    }
+
+    public void setStoreOperations(boolean storeOperations) {
+      this.storeOperations = storeOperations;
+    }
+  }
+
   /** The {@code Idempotency-Key} filter of idempotent-http, in a servlet web application. */
   public static class Http {
 
@@ -197,5 +242,9 @@ public class IdempotencyProperties {
 
   public Http getHttp() {
     return http;
+  }
+
+  public Metrics getMetrics() {
+    return metrics;
   }
 }

@@ -89,6 +89,35 @@ class IdempotencyAutoConfigurationTest {
     }
   }
 
+  /** Two stores of the application's, neither marked primary. */
+  @Configuration(proxyBeanMethods = false)
+  static class TwoStores {
+    @Bean(destroyMethod = "close")
+    IdempotencyStore ordersStore() {
+      return CaffeineIdempotencyStore.builder().build();
+    }
+
+    @Bean(destroyMethod = "close")
+    IdempotencyStore paymentsStore() {
+      return CaffeineIdempotencyStore.builder().build();
+    }
+  }
+
+  /** Two stores of the application's, one of them primary. */
+  @Configuration(proxyBeanMethods = false)
+  static class TwoStoresOnePrimary {
+    @Bean(destroyMethod = "close")
+    @org.springframework.context.annotation.Primary
+    IdempotencyStore ordersStore() {
+      return CaffeineIdempotencyStore.builder().build();
+    }
+
+    @Bean(destroyMethod = "close")
+    IdempotencyStore paymentsStore() {
+      return CaffeineIdempotencyStore.builder().build();
+    }
+  }
+
   private static String table(String prefix) {
     return SpringDatabase.uniqueName(prefix);
   }
@@ -128,6 +157,82 @@ class IdempotencyAutoConfigurationTest {
       assertThat(context.getBean(IdempotencyConfig.class).store(null)).isSameAs(context.getBean("myStore"));
       assertThat(context).doesNotHaveBean(JdbiIdempotencyStore.class);
     });
+  }
+
+  @Test
+  void severalStoreBeans_noneIsPrimary_failTheStart_namingThemAndTheFix() {
+    runner.withUserConfiguration(TwoStores.class).run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(io.idempotent.IdempotencyConfigurationException.class)
+          .hasMessageContaining("Several IdempotencyStore beans (ordersStore, paymentsStore)")
+          .hasMessageContaining("@Primary");
+    });
+  }
+
+  @Test
+  void severalStoreBeans_thePrimaryIsTheDefault_andEachIsNamedByItsBean() {
+    runner.withUserConfiguration(TwoStoresOnePrimary.class).run(context -> {
+      assertThat(context).hasNotFailed();
+      IdempotencyConfig config = context.getBean(IdempotencyConfig.class);
+      assertThat(config.store(null)).isSameAs(context.getBean("ordersStore"));
+      assertThat(config.store("ordersStore")).isSameAs(context.getBean("ordersStore"));
+      assertThat(config.store("paymentsStore")).isSameAs(context.getBean("paymentsStore"));
+    });
+  }
+
+  @Test
+  void withAMeterRegistryBean_everyCallIsTimedByOutcome() {
+    runner.withBean(io.micrometer.core.instrument.MeterRegistry.class,
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry::new).run(context -> {
+          assertThat(context).hasNotFailed();
+          var meters = context.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+          Greeter greeter = new Greeter();
+          String name = UUID.randomUUID().toString();
+          greeter.greet(name);
+          greeter.greet(name);
+          greeter.greet(name);
+          assertThat(meters.get("idempotent.calls").tag("name", "greet").tag("outcome", "executed").timer().count())
+              .isEqualTo(1);
+          assertThat(meters.get("idempotent.calls").tag("name", "greet").tag("outcome", "replayed").timer().count())
+              .isEqualTo(2);
+          assertThat(meters.find("idempotent.store.operations").timers()).isNotEmpty();
+        });
+  }
+
+  @Test
+  void withAnObservationRegistryBean_everyCallIsAnObservation() {
+    List<String> observed = new CopyOnWriteArrayList<>();
+    io.micrometer.observation.ObservationRegistry observations = io.micrometer.observation.ObservationRegistry.create();
+    observations.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+      @Override
+      public boolean supportsContext(io.micrometer.observation.Observation.Context context) {
+        return true;
+      }
+
+      @Override
+      public void onStop(io.micrometer.observation.Observation.Context context) {
+        observed.add(context.getName() + " " + context.getLowCardinalityKeyValue("idempotent.outcome").getValue());
+      }
+    });
+    runner.withBean(io.micrometer.observation.ObservationRegistry.class, () -> observations).run(context -> {
+      assertThat(context).hasNotFailed();
+      new Greeter().greet(UUID.randomUUID().toString());
+      assertThat(observed).containsExactly("idempotent.call executed");
+    });
+  }
+
+  @Test
+  void withoutARegistry_orWithMetricsOff_nothingIsMeasured() {
+    runner.run(context -> assertThat(context.getBean(IdempotencyConfig.class).observer()).isNull());
+    runner.withBean(io.micrometer.core.instrument.MeterRegistry.class,
+            io.micrometer.core.instrument.simple.SimpleMeterRegistry::new)
+        .withPropertyValues("idempotent.metrics.enabled=false").run(context -> {
+          assertThat(context.getBean(IdempotencyConfig.class).observer()).isNull();
+          new Greeter().greet(UUID.randomUUID().toString());
+          assertThat(context.getBean(io.micrometer.core.instrument.MeterRegistry.class).find("idempotent.calls")
+              .timers()).isEmpty();
+        });
   }
 
   @Test

@@ -118,6 +118,43 @@ abstract class SampleApplicationTest {
   }
 
   @Test
+  void everyCallIsTimedByOutcome_inTheActuatorsMetrics() throws Exception {
+    String item = stockedItem(10);
+    String key = UUID.randomUUID().toString();
+    String name = "http"; // the filter's namespace
+    double executedBefore = callCount(name, "executed");
+    double replayedBefore = callCount(name, "replayed");
+
+    postOrder(key, item, 1);
+    postOrder(key, item, 1);
+    postOrder(key, item, 1);
+
+    assertThat(callCount(name, "executed") - executedBefore).isEqualTo(1);
+    assertThat(callCount(name, "replayed") - replayedBefore).isEqualTo(2);
+    HttpResponse<String> all = http.send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + "/actuator/metrics/idempotent.calls")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(all.body()).contains("\"outcome\"", "\"executed\"", "\"replayed\"", "\"store\"");
+  }
+
+  /** The count of {@code idempotent.calls} with this name and outcome, from {@code /actuator/metrics}; 0 if none. */
+  private double callCount(String name, String outcome) throws IOException, InterruptedException {
+    String query = "tag=name:" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8)
+        + "&tag=outcome:" + outcome;
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(
+        "http://127.0.0.1:" + port + "/actuator/metrics/idempotent.calls?" + query)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() == 404) {
+      return 0;
+    }
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    java.util.regex.Matcher count = java.util.regex.Pattern
+        .compile("\\{\"statistic\":\"COUNT\",\"value\":([0-9.eE+-]+)\\}").matcher(response.body());
+    assertThat(count.find()).as(response.body()).isTrue();
+    return Double.parseDouble(count.group(1));
+  }
+
+  @Test
   void post_sameKeyOtherBody_isRefusedWith422() throws Exception {
     String item = stockedItem(10);
     String key = UUID.randomUUID().toString();
