@@ -155,6 +155,31 @@ final class ScratchPostgres implements AutoCloseable {
     }
   }
 
+  /**
+   * CPU time (user and system) the server has used so far, in milliseconds: the postmaster and every
+   * process it runs now (backends, WAL writer, checkpointer), read from {@code /proc/<pid>/stat}.
+   */
+  long cpuMillis() throws IOException {
+    long ticks = 0;
+    List<ProcessHandle> all = new ArrayList<>(server.toHandle().descendants().toList());
+    all.add(server.toHandle());
+    for (ProcessHandle p : all) {
+      Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
+      String text;
+      try {
+        text = Files.readString(stat);
+      } catch (IOException e) {
+        continue; // ended meanwhile
+      }
+      String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime (fields 14, 15)
+    }
+    return ticks * 1000 / CLOCK_TICKS_PER_SECOND;
+  }
+
+  /** USER_HZ, which Linux fixes at 100 for {@code /proc} on every architecture this runs on. */
+  private static final long CLOCK_TICKS_PER_SECOND = 100;
+
   int port() {
     return port;
   }
