@@ -7,7 +7,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.jdbi.SqlDialect;
+import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.testkit.TestServers;
@@ -26,13 +29,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
 
 /**
  * What one PostgreSQL and one Redis sustain on this machine: first calls per second (claim and
  * completion of a fresh key) and replays per second (a completed key called again), from
  * {@value #THREADS} threads of one JVM for {@link #PHASE} each, through the engine with the real store;
- * the server's CPU time per call, bytes per record, and PostgreSQL's purge rate. Each server is the
+ * the server's CPU time per call, bytes per record, and PostgreSQL's purge rate. On PostgreSQL three
+ * layouts: the shipped table, the same table hash-partitioned on the key, and the layered store
+ * (Caffeine near, the table far) in front of it. Each server is the
  * test's own (a scratch PostgreSQL with {@code fsync} and {@code synchronous_commit} on; a redis-server
  * without persistence), so its CPU time is its own work and nobody else's. Every figure is computed from
  * counters of the run. Long: only with {@code -Didempotent.longTests=true}.
@@ -61,14 +68,32 @@ class CapacityTest {
     }
   }
 
-  @Test
-  void postgresql() throws Exception {
+  /** How the PostgreSQL measurement lays out its table and store. */
+  enum Layout {
+    /** The shipped DDL, the table store. */
+    TABLE,
+    /** The shipped DDL with {@code PARTITION BY HASH (idempotency_key)} and {@value #PARTITIONS} partitions. */
+    HASH_PARTITIONED,
+    /** The shipped DDL, the layered store (Caffeine near, the table far). */
+    LAYERED
+  }
+
+  private static final int PARTITIONS = 8;
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Layout.class)
+  void postgresql(Layout layout) throws Exception {
     LongTests.require();
     try (ScratchPostgres pg = ScratchPostgres.start("max_connections=40");
         HikariDataSource pool = pool(pg.url())) {
       Jdbi jdbi = Jdbi.create(pool);
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).table("rel_capacity").createSchema(true).build();
-      Idempotency idempotency = engine(store);
+      if (layout == Layout.HASH_PARTITIONED) {
+        createHashPartitioned(jdbi);
+      }
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).table("rel_capacity")
+          .createSchema(layout != Layout.HASH_PARTITIONED).build();
+      Idempotency idempotency = engine(layout == Layout.LAYERED
+          ? new LayeredIdempotencyStore(new CaffeineIdempotencyStore(), store) : store);
       AtomicLongArray made = new AtomicLongArray(THREADS);
       LongSupplier serverCpu = () -> {
         try {
@@ -81,9 +106,11 @@ class CapacityTest {
       Phase replays = run(idempotency, made, false, serverCpu);
 
       long records = jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM rel_capacity").mapTo(Long.class).one());
-      long totalBytes = jdbi.withHandle(h -> h.createQuery("SELECT pg_total_relation_size('rel_capacity')")
+      long totalBytes = jdbi.withHandle(h -> h.createQuery(
+          "SELECT SUM(pg_total_relation_size(relid))::bigint FROM pg_partition_tree('rel_capacity')")
           .mapTo(Long.class).one());
-      long heapBytes = jdbi.withHandle(h -> h.createQuery("SELECT pg_relation_size('rel_capacity')")
+      long heapBytes = jdbi.withHandle(h -> h.createQuery(
+          "SELECT SUM(pg_relation_size(relid))::bigint FROM pg_partition_tree('rel_capacity')")
           .mapTo(Long.class).one());
       long rowBytes = jdbi.withHandle(h -> h.createQuery("SELECT AVG(pg_column_size(r.*))::bigint FROM rel_capacity r")
           .mapTo(Long.class).one());
@@ -98,7 +125,7 @@ class CapacityTest {
       }
       long purgeMillis = Math.max(1, (System.nanoTime() - purgeStart) / 1_000_000);
 
-      report("PostgreSQL", first, replays)
+      report("PostgreSQL/" + layout, first, replays)
           .set("bytesPerRecord", totalBytes / records).set("heapBytesPerRecord", heapBytes / records)
           .set("rowBytes", rowBytes).set("purged", purged).set("purgeMillis", purgeMillis)
           .set("purgedPerSecond", purged * 1000 / purgeMillis).set("purgeBatch", PURGE_BATCH)
@@ -106,6 +133,31 @@ class CapacityTest {
       assertThat(records).isEqualTo(first.executed());
       assertThat(purged).isEqualTo(records);
     }
+  }
+
+  /** The shipped PostgreSQL DDL for {@code rel_capacity}, hash-partitioned on the key. */
+  private static void createHashPartitioned(Jdbi jdbi) throws Exception {
+    String ddl;
+    try (var in = JdbiIdempotencyStore.class.getClassLoader().getResourceAsStream(SqlDialect.POSTGRESQL.schemaResource())) {
+      ddl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    String sql = ddl.lines().filter(l -> !l.startsWith("--")).collect(java.util.stream.Collectors.joining("\n"))
+        .replace("idempotency_record", "rel_capacity");
+    int endOfTable = sql.indexOf(");");
+    assertThat(endOfTable).as("the shipped DDL starts with CREATE TABLE ( … );").isPositive();
+    String partitioned = sql.substring(0, endOfTable + 1) + " PARTITION BY HASH (idempotency_key)"
+        + sql.substring(endOfTable + 1);
+    jdbi.useHandle(h -> {
+      for (String statement : partitioned.split(";")) {
+        if (!statement.isBlank()) {
+          h.execute(statement);
+        }
+      }
+      for (int i = 0; i < PARTITIONS; i++) {
+        h.execute("CREATE TABLE rel_capacity_p" + i + " PARTITION OF rel_capacity FOR VALUES WITH (MODULUS "
+            + PARTITIONS + ", REMAINDER " + i + ")");
+      }
+    });
   }
 
   @Test
