@@ -107,10 +107,12 @@ class CapacityTest {
 
       long records = jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM rel_capacity").mapTo(Long.class).one());
       long totalBytes = jdbi.withHandle(h -> h.createQuery(
-          "SELECT SUM(pg_total_relation_size(relid))::bigint FROM pg_partition_tree('rel_capacity')")
+          "SELECT COALESCE((SELECT SUM(pg_total_relation_size(relid)) FROM pg_partition_tree('rel_capacity')),"
+          + " pg_total_relation_size('rel_capacity'))::bigint")
           .mapTo(Long.class).one());
       long heapBytes = jdbi.withHandle(h -> h.createQuery(
-          "SELECT SUM(pg_relation_size(relid))::bigint FROM pg_partition_tree('rel_capacity')")
+          "SELECT COALESCE((SELECT SUM(pg_relation_size(relid)) FROM pg_partition_tree('rel_capacity')),"
+          + " pg_relation_size('rel_capacity'))::bigint")
           .mapTo(Long.class).one());
       long rowBytes = jdbi.withHandle(h -> h.createQuery("SELECT AVG(pg_column_size(r.*))::bigint FROM rel_capacity r")
           .mapTo(Long.class).one());
