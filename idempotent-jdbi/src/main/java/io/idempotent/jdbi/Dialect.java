@@ -87,7 +87,7 @@ abstract class Dialect {
 
   /** Whether {@code sqlState} is a transient failure after which the claim may be repeated safely. */
   boolean isRetryable(String sqlState) {
-    // 40001 serialization failure / deadlock (MariaDB, MySQL, H2), 40P01 deadlock (PostgreSQL)
+    // 40001 serialization failure / deadlock (MariaDB, H2), 40P01 deadlock (PostgreSQL)
     return "40001".equals(sqlState) || "40P01".equals(sqlState);
   }
 
@@ -179,8 +179,7 @@ abstract class Dialect {
   static Dialect of(SqlDialect dialect, TableName table, boolean relaxedClaim) {
     return switch (dialect) {
       case POSTGRESQL -> new PostgresDialect(table, relaxedClaim);
-      case MARIADB -> new MySqlDialect(table, true);
-      case MYSQL -> new MySqlDialect(table, false);
+      case MARIADB -> new MariaDbDialect(table);
       case H2 -> new H2Dialect(table);
     };
   }

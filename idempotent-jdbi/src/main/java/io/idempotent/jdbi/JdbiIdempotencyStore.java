@@ -25,7 +25,7 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * An {@link IdempotencyStore} on one SQL table, shared by every instance of an application: the
  * database's primary key decides who runs, the database's clock decides when a lease or a result has
- * expired. Works with PostgreSQL, MariaDB, MySQL and H2 (see {@link SqlDialect}).
+ * expired. Works with PostgreSQL, MariaDB and H2 (see {@link SqlDialect}).
  *
  * <pre>{@code
  * JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi)
@@ -37,7 +37,7 @@ import org.jdbi.v3.core.Jdbi;
  * }</pre>
  *
  * <p>Every claim writes through one atomic statement, and never decides to write from an earlier read: on
- * PostgreSQL and MariaDB the claim is that one statement; MySQL follows it with a read, and H2 reads
+ * PostgreSQL and MariaDB the claim is that one statement, and H2 reads
  * first, writes with one {@code MERGE} that leaves a live row alone, and reads again (see
  * docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
  * still holds it. Keys are kept as given; the engine composes them to obey {@link #KEY_RULES} (at most
@@ -52,6 +52,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** The longest key kept, in characters: the length of the key column. */
   public static final int MAX_KEY_LENGTH = 255;
+
+  /** The databases the store runs on (those its tests run on), for error messages. */
+  static final String SUPPORTED_DATABASES = "supported: PostgreSQL 9.5+ (jdbc:postgresql:), MariaDB 10.5+"
+      + " (jdbc:mariadb:, MariaDB Connector/J) and H2 2.x (jdbc:h2:); MySQL is not supported";
 
   /** The keys the table keeps as given ({@link #keyRules()}). */
   public static final StoreKeyRules KEY_RULES =
@@ -511,7 +515,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
     /**
      * The table name, optionally schema-qualified; letters, digits and underscores only, and no part a word
-     * that PostgreSQL, MariaDB, MySQL or H2 reserves ({@code order}, {@code select}, {@code user}).
+     * that PostgreSQL, MariaDB or H2 reserves ({@code order}, {@code select}, {@code user}).
      *
      * @throws IllegalArgumentException if the name is not a plain identifier, or a part is a reserved word
      */
@@ -606,7 +610,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
         var meta = h.getConnection().getMetaData();
         String product = meta.getDatabaseProductName();
         SqlDialect d = SqlDialect.fromProductName(product).orElseThrow(() -> new IllegalStateException(
-            "Unsupported database '" + product + "'; supported: PostgreSQL, MariaDB, MySQL, H2"));
+            "Unsupported database '" + product + "'; " + SUPPORTED_DATABASES));
         if (d == SqlDialect.MARIADB && !atLeast(meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion(), 10, 5)) {
           throw new IllegalStateException("MariaDB " + meta.getDatabaseProductVersion()
               + " is not supported: the store needs MariaDB 10.5 or later (INSERT … RETURNING)");

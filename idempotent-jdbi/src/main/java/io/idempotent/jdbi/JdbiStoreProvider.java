@@ -87,6 +87,10 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
 
+    if (url != null && url.trim().toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")) {
+      throw new IdempotencyConfigurationException("Property idempotent.jdbi.url names a MySQL database (jdbc:mysql:),"
+          + " which the jdbi idempotency store does not support; " + JdbiIdempotencyStore.SUPPORTED_DATABASES);
+    }
     libraries.requirePool();
     String jdbcUrl = url;
     if (url == null) {

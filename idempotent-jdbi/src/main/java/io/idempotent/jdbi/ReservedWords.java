@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Words that PostgreSQL, MariaDB, MySQL or H2 reserve, so that an unquoted table name equal to one of them
+ * Words that PostgreSQL, MariaDB or H2 reserve, so that an unquoted table name equal to one of them
  * ({@code order}, {@code select}, {@code user}) fails with a syntax error in every statement. Table names
  * are refused at build time instead. Immutable and thread-safe.
  */
@@ -21,7 +21,7 @@ final class ReservedWords {
       + " OVERLAPS PLACING PRIMARY REFERENCES RETURNING RIGHT SELECT SESSION_USER SIMILAR SOME SYMMETRIC"
       + " SYSTEM_USER TABLE TABLESAMPLE THEN TO TRAILING TRUE UNION UNIQUE USER USING VARIADIC VERBOSE WHEN"
       + " WHERE WINDOW WITH"
-      // MariaDB and MySQL
+      // MariaDB
       + " ACCESSIBLE ADD ALTER ASENSITIVE BEFORE BIGINT BLOB BY CALL CASCADE CHANGE CHAR CHARACTER CONDITION"
       + " CONTINUE CONVERT CUBE CUME_DIST CURSOR DATABASE DATABASES DAY_HOUR DAY_MICROSECOND DAY_MINUTE"
       + " DAY_SECOND DEC DECIMAL DECLARE DELAYED DELETE DELETE_DOMAIN_ID DENSE_RANK DESCRIBE DETERMINISTIC"

@@ -36,7 +36,7 @@ final class TableName {
       if (ReservedWords.contains(part)) {
         // a plain identifier that cannot be invalid input, so it may be named
         throw new IllegalArgumentException("Invalid table name '" + name + "': '" + part + "' is a reserved word"
-            + " in PostgreSQL, MariaDB, MySQL or H2 and would make every statement of the store fail; choose"
+            + " in PostgreSQL, MariaDB or H2 and would make every statement of the store fail; choose"
             + " another name, e.g. '" + part + "_idempotency'");
       }
     }

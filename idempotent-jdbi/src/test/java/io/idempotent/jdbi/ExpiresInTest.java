@@ -84,6 +84,6 @@ class ExpiresInTest {
     assertThat(store.claim(key, "fp", "other", LEASE).existing().expiresIn()).isNotNull();
     int claimStatements = counting.reset();
     assertThat(claimStatements).as("claim: as many statements as before (README, round trips)")
-        .isEqualTo(store.dialect() == SqlDialect.MYSQL ? 2 : 1);
+        .isEqualTo(1);
   }
 }

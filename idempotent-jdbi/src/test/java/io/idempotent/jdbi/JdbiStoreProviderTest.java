@@ -90,6 +90,26 @@ class JdbiStoreProviderTest {
   }
 
   @Test
+  void aMySqlUrl_isRefusedBeforeConnecting_namingTheSupportedDatabases() {
+    for (String url : List.of("jdbc:mysql://127.0.0.1:3306/app", " JDBC:MySQL://db/app?useSSL=false")) {
+      assertThatThrownBy(() -> new JdbiStoreProvider().create(settings(Map.of("url", url, "user", "u"))))
+          .isInstanceOf(IdempotencyConfigurationException.class)
+          .hasMessageContaining("MySQL")
+          .hasMessageContaining("PostgreSQL")
+          .hasMessageContaining("MariaDB")
+          .hasMessageContaining("H2")
+          .hasMessageContaining("jdbc:mariadb:");
+    }
+  }
+
+  @Test
+  void aDatabaseThatReportsMySql_hasNoDialect() {
+    assertThat(SqlDialect.fromProductName("MySQL")).isEmpty();
+    assertThat(SqlDialect.fromProductName("MariaDB")).contains(SqlDialect.MARIADB);
+    assertThat(SqlDialect.values()).extracting(Enum::name).containsExactly("POSTGRESQL", "MARIADB", "H2");
+  }
+
+  @Test
   void create_withBadSettings_failsWithAClearMessage() {
     JdbiStoreProvider provider = new JdbiStoreProvider();
     String url = "jdbc:h2:mem:bad-" + UUID.randomUUID();

@@ -15,6 +15,8 @@ import io.idempotent.spi.IdempotencyStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,7 +36,10 @@ import org.jdbi.v3.core.Jdbi;
  * <ul>
  *   <li>{@code load}: sends every key {@code copies} times, shuffled, from {@code threads} threads,
  *       retrying a refused duplicate until it gets the result, and finally checks every result it saw
- *       against the ledger; or
+ *       against the ledger (in joined mode each call runs in a transaction of its own on the ledger's
+ *       database); every result seen is written to {@code target/workers/<run>-w<worker>.results} as
+ *       {@code key<TAB>result} lines, so that a test can compare the results callers were given with
+ *       the ledger across processes; or
  *   <li>{@code hold}: completes {@code keys} keys, then holds {@code hold} claims mid-execution (the
  *       ledger row written in an open transaction) until the process is killed.
  * </ul>
@@ -108,6 +113,7 @@ public final class LoadWorker {
     AtomicLong replayed = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     AtomicLong storeErrors = new AtomicLong();
+    AtomicLong failures = new AtomicLong();
     AtomicLong mismatches = new AtomicLong();
     // all processes start sending together, so that duplicates of a key really arrive concurrently
     say("READY");
@@ -124,7 +130,8 @@ public final class LoadWorker {
         while ((key = queue.poll()) != null) {
           calls.incrementAndGet();
           try {
-            String result = service.record(key);
+            String k = key;
+            String result = o.joined() ? jdbi.inTransaction(h -> service.record(k)) : service.record(key);
             (Idempotency.lastOutcome() == CallOutcome.EXECUTED ? executed : replayed).incrementAndGet();
             String first = seen.putIfAbsent(key, result);
             if (first != null && !first.equals(result)) {
@@ -141,6 +148,11 @@ public final class LoadWorker {
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
+          } catch (RuntimeException e) {
+            // the database went away (a transaction that could not commit, no connection): send it again
+            failures.incrementAndGet();
+            queue.add(key);
+            pause();
           }
           if (System.nanoTime() - deadline > 0) {
             return;
@@ -161,8 +173,13 @@ public final class LoadWorker {
         mismatches.incrementAndGet();
       }
     }
+    Path results = Path.of("target", "workers", o.run() + "-w" + o.worker() + ".results");
+    Files.createDirectories(results.getParent());
+    Files.write(results, seen.entrySet().stream().map(e -> e.getKey() + "\t" + e.getValue()).toList(),
+        StandardCharsets.UTF_8);
     say("DONE worker=" + o.worker() + " calls=" + calls + " executed=" + executed + " replayed=" + replayed
-        + " refused=" + refused + " storeErrors=" + storeErrors + " mismatches=" + mismatches
+        + " refused=" + refused + " storeErrors=" + storeErrors + " failures=" + failures
+        + " mismatches=" + mismatches
         + " bodyExecutions=" + service.executions() + " keysSeen=" + seen.size() + " unsent=" + queue.size()
         + " millis=" + millis + " events=[" + events + "]");
   }

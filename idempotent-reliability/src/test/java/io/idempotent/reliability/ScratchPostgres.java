@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  * for seconds. Needs the server binaries (Debian's {@code /usr/lib/postgresql/<version>/bin}, or
  * {@code -Didempotent.test.pgBin}); as root it runs them as the {@code postgres} user. Without them the
  * test is skipped, or fails when {@code idempotent.requireServers=true}.
+ *
+ * <p>A server can also be a streaming standby of another ({@link #standby}: {@code pg_basebackup -R}),
+ * promoted with {@link #promote()} after its primary was crashed. Extra {@code -c name=value} settings
+ * given at start override the defaults above.
  */
 final class ScratchPostgres implements AutoCloseable {
 
@@ -33,17 +37,41 @@ final class ScratchPostgres implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final boolean asPostgresUser;
+  private final List<String> settings;
   private Process server;
 
-  private ScratchPostgres(Path bin, Path dir, int port, boolean asPostgresUser) {
+  private ScratchPostgres(Path bin, Path dir, int port, boolean asPostgresUser, List<String> settings) {
     this.bin = bin;
     this.dir = dir;
     this.port = port;
     this.asPostgresUser = asPostgresUser;
+    this.settings = List.copyOf(settings);
   }
 
   /** Creates and starts a new server, or skips (fails, when servers are required) the calling test. */
-  static ScratchPostgres start() throws Exception {
+  static ScratchPostgres start(String... settings) throws Exception {
+    ScratchPostgres pg = create(List.of(settings));
+    pg.run(Duration.ofMinutes(2), pg.bin.resolve("initdb").toString(), "-D", pg.dir.resolve("data").toString(),
+        "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
+    pg.startServer();
+    return pg;
+  }
+
+  /**
+   * A new server that streams this one's WAL as a hot standby: a base backup taken now
+   * ({@code pg_basebackup -R}, which writes {@code primary_conninfo} and {@code standby.signal}),
+   * started with {@code settings}, returned once it accepts read-only connections.
+   */
+  ScratchPostgres standby(String... settings) throws Exception {
+    ScratchPostgres standby = create(List.of(settings));
+    standby.run(Duration.ofMinutes(2), bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1",
+        "-p", Integer.toString(port), "-U", "postgres", "-D", standby.dir.resolve("data").toString(),
+        "-R", "-X", "stream", "-c", "fast", "--no-sync");
+    standby.startServer();
+    return standby;
+  }
+
+  private static ScratchPostgres create(List<String> settings) throws Exception {
     Path bin = findBin();
     if (bin == null) {
       TestServers.skipOrFail("No PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin;"
@@ -59,11 +87,7 @@ final class ScratchPostgres implements AutoCloseable {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    ScratchPostgres pg = new ScratchPostgres(bin, dir, port, root);
-    pg.run(Duration.ofMinutes(2), bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(),
-        "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8");
-    pg.startServer();
-    return pg;
+    return new ScratchPostgres(bin, dir, port, root, settings);
   }
 
   private static Path findBin() throws IOException {
@@ -89,6 +113,9 @@ final class ScratchPostgres implements AutoCloseable {
         "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir,
         "-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "wal_writer_delay=10000ms",
         "-c", "autovacuum=off", "-c", "checkpoint_timeout=1h", "-c", "max_connections=20");
+    for (String setting : settings) {
+      command.addAll(List.of("-c", setting)); // later settings win
+    }
     server = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(dir.resolve("server.log").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -115,6 +142,46 @@ final class ScratchPostgres implements AutoCloseable {
       p.onExit().join();
     }
     server.waitFor();
+  }
+
+  /** Ends recovery on a standby ({@code pg_promote}, waiting up to a minute); it then accepts writes. */
+  void promote() throws SQLException {
+    try (Connection c = DriverManager.getConnection(url(), "postgres", "");
+        var st = c.createStatement();
+        var rs = st.executeQuery("SELECT pg_promote(true, 60)")) {
+      if (!rs.next() || !rs.getBoolean(1)) {
+        throw new IllegalStateException("the standby on port " + port + " was not promoted within 60 s");
+      }
+    }
+  }
+
+  /**
+   * CPU time (user and system) the server has used so far, in milliseconds: the postmaster and every
+   * process it runs now (backends, WAL writer, checkpointer), read from {@code /proc/<pid>/stat}.
+   */
+  long cpuMillis() throws IOException {
+    long ticks = 0;
+    List<ProcessHandle> all = new ArrayList<>(server.toHandle().descendants().toList());
+    all.add(server.toHandle());
+    for (ProcessHandle p : all) {
+      Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
+      String text;
+      try {
+        text = Files.readString(stat);
+      } catch (IOException e) {
+        continue; // ended meanwhile
+      }
+      String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime (fields 14, 15)
+    }
+    return ticks * 1000 / CLOCK_TICKS_PER_SECOND;
+  }
+
+  /** USER_HZ, which Linux fixes at 100 for {@code /proc} on every architecture this runs on. */
+  private static final long CLOCK_TICKS_PER_SECOND = 100;
+
+  int port() {
+    return port;
   }
 
   String url() {

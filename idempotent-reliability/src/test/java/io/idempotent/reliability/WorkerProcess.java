@@ -45,16 +45,27 @@ final class WorkerProcess implements AutoCloseable {
   }
 
   static WorkerProcess start(WorkerOptions options) throws IOException {
+    return start(LoadWorker.class, options.toArgs(), Map.of(),
+        options.run() + "-" + options.mode() + "-" + options.worker());
+  }
+
+  /**
+   * Starts {@code main} with {@code args}, adding {@code environment} to this process's environment;
+   * standard error goes to {@code target/workers/<logName>.log}.
+   */
+  static WorkerProcess start(Class<?> main, List<String> args, Map<String, String> environment, String logName)
+      throws IOException {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName()));
-    command.addAll(options.toArgs());
+        "-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(args);
     Path dir = Path.of("target", "workers");
     Files.createDirectories(dir);
-    Path log = dir.resolve(options.run() + "-" + options.mode() + "-" + options.worker() + ".log");
-    Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
-    return new WorkerProcess(p, log);
+    Path log = dir.resolve(logName + ".log");
+    ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
+    pb.environment().putAll(environment);
+    return new WorkerProcess(pb.start(), log);
   }
 
   /** Waits for a line starting with {@code prefix}; fails if the process ends or the timeout passes first. */
@@ -99,7 +110,12 @@ final class WorkerProcess implements AutoCloseable {
 
   /** Tells a worker waiting after {@code READY} to start. */
   void go() throws IOException {
-    process.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+    send("GO");
+  }
+
+  /** Writes one line to the worker's standard input. */
+  void send(String line) throws IOException {
+    process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
     process.getOutputStream().flush();
   }
 

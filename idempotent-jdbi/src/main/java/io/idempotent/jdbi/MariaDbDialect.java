@@ -11,31 +11,27 @@ import java.util.List;
 
 
 /**
- * MariaDB and MySQL. The claim is an {@code INSERT … ON DUPLICATE KEY UPDATE} whose every assignment is
- * conditional on the old row having expired, so a live row is left exactly as it was. MariaDB (10.5+)
- * returns the resulting row from the same statement ({@code RETURNING}); MySQL has no {@code RETURNING}
- * and reads the row with a second statement. Whose the row is tells whether the claim succeeded: owner
- * tokens are unique per claim.
+ * MariaDB (10.5+). The claim is an {@code INSERT … ON DUPLICATE KEY UPDATE} whose every assignment is
+ * conditional on the old row having expired, so a live row is left exactly as it was, and which returns
+ * the resulting row from the same statement ({@code RETURNING}). Whose the row is tells whether the claim
+ * succeeded: owner tokens are unique per claim.
  *
- * <p>MySQL applies the assignments left to right and later ones see the values set by earlier ones, so
+ * <p>MariaDB applies the assignments left to right and later ones see the values set by earlier ones, so
  * {@code taken_over} (which reads the old state) comes first and {@code expires_at} (which every
  * condition reads) comes last. Times are UTC ({@code UTC_TIMESTAMP(6)} in {@code DATETIME(6)}
  * columns), independent of each session's time zone.
  */
-final class MySqlDialect extends Dialect {
+final class MariaDbDialect extends Dialect {
 
-  private final boolean returning;
   private final NamedSql claimSql;
-  private final NamedSql readSql;
   private final NamedSql purgeSql;
   private final String pickExpiredSql;
   /** The most rows one skip-locked purge deletes: far below the servers' 65,535 bound parameters. */
   private static final int MAX_PICKED = 1_000;
   private volatile Boolean skipLocked;
 
-  MySqlDialect(TableName table, boolean returning) {
+  MariaDbDialect(TableName table) {
     super(table);
-    this.returning = returning;
     String t = table.qualified();
     String expired = "expires_at <= " + now();
     claimSql = NamedSql.of("INSERT INTO " + t + " (idempotency_key, fingerprint, state, owner_token, taken_over,"
@@ -55,9 +51,7 @@ final class MySqlDialect extends Dialect {
         + " failure_type = IF(" + expired + ", NULL, failure_type),"
         + " failure_message = IF(" + expired + ", NULL, failure_message),"
         + " expires_at = IF(" + expired + ", " + deadline("lease") + ", expires_at)"
-        + (returning ? " RETURNING " + rowColumns : ""));
-    readSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
-        + " WHERE idempotency_key = :key AND expires_at > " + now());
+        + " RETURNING " + rowColumns);
     purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max");
     pickExpiredSql = "SELECT idempotency_key FROM " + t + " WHERE expires_at < " + now()
         + " ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED";
@@ -83,20 +77,11 @@ final class MySqlDialect extends Dialect {
     StoredRow row = null;
     try (PreparedStatement ps = claimSql.prepare(c)) {
       bindClaim(claimSql, ps, r);
-      if (returning) {
-        try (ResultSet rs = ps.executeQuery()) {
-          row = rs.next() ? StoredRow.read(rs, 1) : null;
-        }
-      } else {
-        ps.executeUpdate();
+      try (ResultSet rs = ps.executeQuery()) {
+        row = rs.next() ? StoredRow.read(rs, 1) : null;
       }
     } catch (SQLException e) {
       throw claimSql.failure(e);
-    }
-    if (!returning) {
-      // autocommit: the row may have changed since, which is fine (any live row is an answer), or be
-      // gone (released or purged), after which the claim is repeated
-      row = readRow(c, readSql, r.storedKey());
     }
     return claimFrom(row, r);
   }
@@ -105,7 +90,7 @@ final class MySqlDialect extends Dialect {
    * Deletes expired rows that no other transaction has locked. A plain {@code DELETE … ORDER BY … LIMIT}
    * waits for a row a long transaction holds (a joined caller that updated it) while keeping the rows it
    * already deleted locked, so claims taking over those keys waited with it. Where the server has
-   * {@code SKIP LOCKED} (MariaDB 10.6, MySQL 8.0) the rows are picked without waiting and deleted in one
+   * {@code SKIP LOCKED} (MariaDB 10.6) the rows are picked without waiting and deleted in one
    * short {@code READ COMMITTED} transaction (no gap locks that could hold up a claim's insert).
    */
   @Override
@@ -160,7 +145,7 @@ final class MySqlDialect extends Dialect {
   @Override
   String keyColumnProblem(Connection c) throws SQLException {
     String[] sn = schemaAndName();
-    String collation = returning ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin";
+    String collation = "utf8mb4_nopad_bin";
     try (PreparedStatement ps = c.prepareStatement("SELECT DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME,"
         + " COLUMN_KEY, (SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE k WHERE k.TABLE_SCHEMA ="
         + " c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME AND k.CONSTRAINT_NAME = 'PRIMARY')"
@@ -200,7 +185,7 @@ final class MySqlDialect extends Dialect {
         var meta = c.getMetaData();
         int major = meta.getDatabaseMajorVersion();
         int minor = meta.getDatabaseMinorVersion();
-        known = !returning || major > 10 || (major == 10 && minor >= 6); // MySQL 8.0 has it; MariaDB since 10.6
+        known = major > 10 || (major == 10 && minor >= 6); // MariaDB has it since 10.6
       } catch (SQLException e) {
         known = false;
       }
