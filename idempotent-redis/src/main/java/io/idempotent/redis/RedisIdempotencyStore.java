@@ -110,19 +110,11 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     List<byte[]> args = List.of(Hashing.exactUtf8(fingerprint), Hashing.exactUtf8(owner), ascii(leaseMillis),
         ascii(keepMillis(leaseMillis)), ascii(graceMillis(leaseMillis)), sendId());
     long sent = time.nanoTime();
-    ScriptCalls.Reply answer;
-    try {
-      answer = waitReplicas > 0
-          ? calls.runAndWait(LuaScript.CLAIM, redisKey, args, waitReplicas, waitMillis)
-          : new ScriptCalls.Reply(calls.run(LuaScript.CLAIM, redisKey, args), -1);
-    } catch (IdempotencyStoreException e) {
-      if (ScriptCalls.timedOut(e)) {
-        // the claim may still land when a stalled server wakes: take it back, or it would refuse retries
-        // for a whole lease although nobody runs the call
-        giveBack(redisKey, owner, e);
-      }
-      throw e;
-    }
+    // a claim that times out here may still land when a stalled server wakes; it then refuses retries
+    // until its lease ends (README, Durability)
+    ScriptCalls.Reply answer = waitReplicas > 0
+        ? calls.runAndWait(LuaScript.CLAIM, redisKey, args, waitReplicas, waitMillis)
+        : new ScriptCalls.Reply(calls.run(LuaScript.CLAIM, redisKey, args), -1);
     List<?> reply = (List<?>) answer.value();
     String status = text(reply.get(0));
     ClaimResult result = switch (status) {

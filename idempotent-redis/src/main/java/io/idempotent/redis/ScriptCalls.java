@@ -11,6 +11,7 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -59,11 +60,15 @@ final class ScriptCalls {
     try {
       try {
         return runAndWaitOnce(script, key, args, replicas, timeoutMillis);
-      } catch (JedisConnectionException e) {
+      } catch (JedisConnectionException | JedisRedirectionException e) {
         if (timedOut(e)) {
           throw e;
         }
+        // on a cluster, the slot may have moved or its master failed over: read the slots again
         dropIdleConnections();
+        if (redis instanceof RedisClusterClient cluster) {
+          cluster.refreshClusterTopology();
+        }
         return runAndWaitOnce(script, key, args, replicas, timeoutMillis);
       }
     } catch (JedisException e) {
