@@ -81,17 +81,26 @@ class ClusterFailoverTest {
       long duplicated = perKey.values().stream().filter(n -> n > 1).count();
       long errors = 0;
       long slowestMs = 0;
+      long takeovers = 0;
+      long storeErrorEvents = 0;
       for (String s : summaries) {
         String[] parts = s.split(" ");
         errors += Long.parseLong(parts[1]);
         slowestMs = Math.max(slowestMs, Long.parseLong(parts[2]));
+        takeovers += Long.parseLong(parts[3]);
+        storeErrorEvents += Long.parseLong(parts[4]);
       }
       System.out.printf("cluster failover, replicas waited for %d: keys %d, calls %d, executions %d, keys run twice"
-              + " or more %d, failed attempts retried %d, promotion after %d ms, slowest JVM %d ms%n",
-          replicas, KEYS, (long) KEYS * JVMS, executions, duplicated, errors, promotedMs, slowestMs);
+              + " or more %d, takeovers of an expired lease %d, store-error events %d, failed attempts retried %d,"
+              + " promotion after %d ms, slowest JVM %d ms%n",
+          replicas, KEYS, (long) KEYS * JVMS, executions, duplicated, takeovers, storeErrorEvents, errors, promotedMs,
+          slowestMs);
       assertThat(perKey).as("every key ran").hasSize(KEYS);
       if (replicas > 0) {
-        assertThat(duplicated).as("with a replica holding every claim, no key ran twice").isZero();
+        // the promoted replica held every claim that ran: a key runs again only after a lease ran out
+        // unfinished (an owner whose completion failed during the failover), never beside a lost claim
+        assertThat(executions - KEYS).as("extra executions, each after a takeover of an expired lease")
+            .isLessThanOrEqualTo(takeovers);
       }
       try (var files2 = Files.walk(dir)) {
         files2.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);

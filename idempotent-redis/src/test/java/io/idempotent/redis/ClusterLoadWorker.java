@@ -2,6 +2,7 @@ package io.idempotent.redis;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyException;
 import io.idempotent.OnInProgress;
 import java.io.IOException;
@@ -20,7 +21,9 @@ import redis.clients.jedis.HostAndPort;
  * One application instance in a JVM of its own for {@link ClusterFailoverTest}: threads call keys 0..n-1
  * (each key once per instance, so every instance calls every key) through a store on the cluster, retrying a
  * call that fails until it runs or replays. Every execution appends its key to a file, so the test counts
- * executions per key across instances. Prints one line {@code calls errors millis} when done.
+ * executions per key across instances. Prints one line {@code keys failedAttempts millis takeovers storeErrors}
+ * when done (takeovers: claims of a dead owner's expired lease; store errors: events, such as a completion
+ * that could not be written).
  *
  * <p>Arguments: seeds (host:port,...), prefix, keys, threads, replicas to wait for, executions file.
  */
@@ -42,10 +45,18 @@ public final class ClusterLoadWorker {
     }
     AtomicInteger next = new AtomicInteger();
     AtomicLong errors = new AtomicLong();
+    AtomicLong takeovers = new AtomicLong();
+    AtomicLong storeErrors = new AtomicLong();
     long start = System.nanoTime();
     try (RedisIdempotencyStore store = b.build();
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(executions))) {
-      Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store)
+      Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).listener(e -> {
+            if (e.type() == IdempotencyEvent.Type.LEASE_TAKEN_OVER) {
+              takeovers.incrementAndGet();
+            } else if (e.type() == IdempotencyEvent.Type.STORE_ERROR) {
+              storeErrors.incrementAndGet();
+            }
+          })
           .defaultLease(Duration.ofSeconds(10)).defaultWaitTimeout(Duration.ofSeconds(20)).build());
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -81,7 +92,8 @@ public final class ClusterLoadWorker {
         worker.join();
       }
     }
-    System.out.println(keys + " " + errors.get() + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    System.out.println(keys + " " + errors.get() + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " "
+        + takeovers.get() + " " + storeErrors.get());
   }
 
   private static void sleep(long ms) {
