@@ -9,10 +9,12 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -38,12 +40,18 @@ import redis.clients.jedis.UnifiedJedis;
  * <p><b>Record layout.</b> The Redis key is the namespace prefix (default {@value #DEFAULT_PREFIX})
  * followed by the store key as given; the engine hashes keys longer than {@link Builder#maxKeyLength(int)}
  * before they reach the store ({@link #keyRules()}), and the store refuses longer ones. The hash has
- * the fields {@code state}, {@code fingerprint}, {@code owner} and {@code lease_ms} while in progress, and
- * {@code state}, {@code fingerprint}, {@code kind}, {@code json}, {@code failure_type},
- * {@code failure_message} once completed. A completed record expires after its TTL. An in-progress record
+ * the fields {@code state}, {@code fingerprint}, {@code owner}, {@code lease_ms} and {@code claim_id} while in
+ * progress, and {@code state}, {@code fingerprint}, {@code completion_id}, {@code kind}, {@code json},
+ * {@code failure_type}, {@code failure_message} once completed. The prefix followed by the byte 0xFF and
+ * {@code settings} holds the {@code max-key-length} of the first instance; every instance checks its own
+ * against it once, and a mismatch fails the calls. A completed record expires after its TTL. An in-progress record
  * is kept a grace period (ten leases, at most an hour; field {@code grace_ms}) after its lease ends:
  * during it the record counts as expired (absent to {@link #find}), but a new claim can still tell it
  * was a dead owner's and report a takeover, and a late owner whom nobody replaced still completes.
+ *
+ * <p><b>Connections.</b> A script whose connection breaks before its answer (the server closed it) is sent
+ * once more on a fresh connection; the ids make that safe. A claim answered later than its lease is given
+ * back and fails closed. On a cluster ({@link Builder#cluster}) every script touches one key, so one slot.
  *
  * <p><b>Durability.</b> Redis without persistence loses records on restart, failover or eviction; a lost
  * record can let a call run a second time. See the module's README for what fails closed and what does
@@ -347,8 +355,8 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
    */
   private static byte[] sendId() {
     java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-    return (Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong()))
-        .getBytes(StandardCharsets.US_ASCII);
+    return HexFormat.of().formatHex(ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong())
+        .array()).getBytes(StandardCharsets.US_ASCII);
   }
 
   private static String text(Object o) {
