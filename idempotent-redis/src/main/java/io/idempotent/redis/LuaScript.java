@@ -1,6 +1,5 @@
 package io.idempotent.redis;
 
-import io.idempotent.IdempotencyStoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,15 +8,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * One of the store's Lua scripts, read from the class path once. It runs by {@code EVALSHA}; a server
  * that does not know it yet (fresh start, {@code SCRIPT FLUSH}, failover) answers NOSCRIPT, and then it
- * runs by {@code EVAL}, which also caches it there. Every script touches exactly one key, so it runs on
- * a cluster too. Immutable and thread-safe.
+ * runs by {@code EVAL}, which also caches it there. Every script touches exactly one key, so on a cluster
+ * all of a script's keys are in one hash slot by construction. Immutable and thread-safe.
  */
 final class LuaScript {
 
@@ -26,6 +27,7 @@ final class LuaScript {
   static final LuaScript COMPLETE = load("complete");
   static final LuaScript RELEASE = load("release");
   static final LuaScript RENEW = load("renew");
+  static final LuaScript SETTINGS = load("settings");
 
   private final String name;
   private final byte[] text;
@@ -60,22 +62,32 @@ final class LuaScript {
 
   /**
    * Runs the script on {@code key} with {@code args}: one round trip, two only when the server has to
-   * be taught the script.
-   *
-   * @throws IdempotencyStoreException when Redis cannot be reached or answers with an error
+   * be taught the script. Errors are Jedis's own; the store turns them into its exceptions.
    */
   Object run(UnifiedJedis redis, byte[] key, List<byte[]> args) {
     List<byte[]> keys = List.of(key);
     try {
-      try {
-        return redis.evalsha(sha1, keys, args);
-      } catch (JedisNoScriptException e) {
-        return redis.eval(text, keys, args);
-      }
-    } catch (JedisException e) {
-      throw new IdempotencyStoreException(
-          "The Redis idempotency store failed to run its " + name + " script: " + e.getMessage(), e);
+      return redis.evalsha(sha1, keys, args);
+    } catch (JedisNoScriptException e) {
+      return redis.eval(text, keys, args);
     }
+  }
+
+  /** Runs the script on one given connection (so that a {@code WAIT} after it follows it on the same one). */
+  Object run(Connection connection, byte[] key, List<byte[]> args) {
+    try {
+      return connection.executeCommand(command(Protocol.Command.EVALSHA, sha1, key, args));
+    } catch (JedisNoScriptException e) {
+      return connection.executeCommand(command(Protocol.Command.EVAL, text, key, args));
+    }
+  }
+
+  private static CommandArguments command(Protocol.Command command, byte[] script, byte[] key, List<byte[]> args) {
+    CommandArguments c = new CommandArguments(command).add(script).add(1).key(key);
+    for (byte[] arg : args) {
+      c.add(arg);
+    }
+    return c;
   }
 
   private static String sha1Hex(byte[] bytes) {

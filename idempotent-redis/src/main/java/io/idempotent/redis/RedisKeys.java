@@ -18,6 +18,18 @@ final class RedisKeys {
     this.prefix = Hashing.exactUtf8(prefix);
   }
 
+  /**
+   * The key of the settings all instances under the prefix share: the prefix and the byte 0xFF, which the
+   * UTF-8 of no store key contains, then {@code settings}.
+   */
+  byte[] settings() {
+    byte[] tail = "settings".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] out = Arrays.copyOf(prefix, prefix.length + 1 + tail.length);
+    out[prefix.length] = (byte) 0xFF;
+    System.arraycopy(tail, 0, out, prefix.length + 1, tail.length);
+    return out;
+  }
+
   byte[] of(String key) {
     byte[] k = Hashing.exactUtf8(key);
     byte[] out = Arrays.copyOf(prefix, prefix.length + k.length);

@@ -46,7 +46,30 @@ final class PrivateRedis implements AutoCloseable {
     return r;
   }
 
-  private static String findBinary() {
+  /** Starts a server on {@code port} that has been free a moment ago (a cluster names its ports up front). */
+  static PrivateRedis launchOn(int port, String... options) throws Exception {
+    PrivateRedis r = new PrivateRedis(findBinary(), port, List.of(options), Files.createTempDirectory("private-redis"));
+    r.start();
+    return r;
+  }
+
+  /** A port free a moment ago. */
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The {@code redis-cli} next to the {@code redis-server} the tests use. */
+  static String cliBinary() {
+    File cli = new File(new File(findBinary()).getParentFile(), "redis-cli");
+    if (!cli.canExecute()) {
+      TestServers.skipOrFail("redis-cli is not next to " + findBinary() + "; the cluster tests cannot create a cluster");
+    }
+    return cli.getPath();
+  }
+
+  static String findBinary() {
     String named = System.getProperty("idempotent.test.redis.server");
     if (named != null) {
       return named;
@@ -83,6 +106,10 @@ final class PrivateRedis implements AutoCloseable {
         Thread.sleep(20);
       }
     }
+  }
+
+  boolean isAlive() {
+    return process != null && process.isAlive();
   }
 
   /** Kills the server at once, as a crash or a restart would: everything it held is gone. */

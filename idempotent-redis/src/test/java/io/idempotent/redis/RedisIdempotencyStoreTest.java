@@ -64,14 +64,18 @@ class RedisIdempotencyStoreTest {
   void layout_isOneHashPerKey_underThePrefix_withRedisExpiries() {
     assertThat(new String(store.redisKey("order-1"), StandardCharsets.UTF_8)).isEqualTo(prefix + "order-1");
     store.claim("order-1", "fp-1", "owner-1", Duration.ofSeconds(30));
-    assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+    Map<String, String> claimed = hash("order-1");
+    assertThat(claimed.remove("claim_id")).as("a random id per claim sent").matches("[0-9a-f]{32}");
+    assertThat(claimed).containsExactlyEntriesOf(new TreeMap<>(Map.of(
         "state", "IN_PROGRESS", "fingerprint", "fp-1", "owner", "owner-1", "lease_ms", "30000",
         "grace_ms", String.valueOf(GRACE_30S_MS))));
     assertThat(redis.pttl(store.redisKey("order-1"))).as("kept ten leases' grace after the lease")
         .isBetween(GRACE_30S_MS + 29_000L, GRACE_30S_MS + 30_000L);
 
     store.complete("order-1", "owner-1", StoredOutcome.value(42, () -> "{\"id\":42}"), Duration.ofHours(1));
-    assertThat(hash("order-1")).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+    Map<String, String> completed = hash("order-1");
+    assertThat(completed.remove("completion_id")).as("a random id per completion sent").matches("[0-9a-f]{32}");
+    assertThat(completed).containsExactlyEntriesOf(new TreeMap<>(Map.of(
         "state", "COMPLETED", "fingerprint", "fp-1", "kind", "VALUE", "json", "{\"id\":42}")));
     assertThat(redis.pttl(store.redisKey("order-1"))).isBetween(3_599_000L, 3_600_000L);
 
