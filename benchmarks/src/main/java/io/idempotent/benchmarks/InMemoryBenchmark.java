@@ -37,9 +37,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-// ten warm-up seconds: runs of three showed a fork's time still changing in its later iterations, as the
-// JIT settled (a floor's first call went from 2.2 to 1.1 µs at its seventh measured second)
-@Warmup(iterations = 10, time = 1)
+@Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 10, time = 1)
 // a heap of fixed size, touched at start: no resizing of the heap while an iteration runs
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
