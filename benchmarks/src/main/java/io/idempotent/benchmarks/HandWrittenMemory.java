@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  * store, with no idempotency library. It builds the same key string, the same SHA-256 fingerprint over
  * the same canonical bytes, claims with one atomic map operation (after a read that answers replays),
  * runs the method, and records the result by reference with its TTL, fenced by an owner token. The map
- * is the same bounded Caffeine map with per-entry deadlines. Thread-safe.
+ * is the same bounded Caffeine map with per-entry deadlines, bounded as the store it is compared with
+ * (completed entries weigh 1, claims 0). Thread-safe.
  */
 final class HandWrittenMemory {
 
@@ -24,32 +25,37 @@ final class HandWrittenMemory {
   /** A claim (result null, owner set) or a completed call (owner null). */
   private record Entry(boolean completed, String fingerprint, String owner, Object result, long deadline) {}
 
-  private final ConcurrentMap<String, Entry> map = Caffeine.newBuilder()
-      .maximumWeight(100_000)
-      .weigher((String k, Entry e) -> e.completed ? 1 : 0)
-      .expireAfter(new Expiry<String, Entry>() {
-        @Override
-        public long expireAfterCreate(String k, Entry e, long now) {
-          return Math.max(0, e.deadline - now);
-        }
-
-        @Override
-        public long expireAfterUpdate(String k, Entry e, long now, long current) {
-          return Math.max(0, e.deadline - now);
-        }
-
-        @Override
-        public long expireAfterRead(String k, Entry e, long now, long current) {
-          return current;
-        }
-      })
-      .<String, Entry>build()
-      .asMap();
+  private final ConcurrentMap<String, Entry> map;
   private final AtomicLong owners = new AtomicLong();
   private final boolean checkFingerprint;
 
-  HandWrittenMemory(boolean checkFingerprint) {
+  /**
+   * @param maximumCompleted the bound on completed entries, as {@code
+   *     CaffeineIdempotencyStore.Builder.maximumCompleted} of the store compared
+   */
+  HandWrittenMemory(boolean checkFingerprint, long maximumCompleted) {
     this.checkFingerprint = checkFingerprint;
+    this.map = Caffeine.newBuilder()
+          .maximumWeight(maximumCompleted)
+          .weigher((String k, Entry e) -> e.completed ? 1 : 0)
+          .expireAfter(new Expiry<String, Entry>() {
+            @Override
+            public long expireAfterCreate(String k, Entry e, long now) {
+              return Math.max(0, e.deadline - now);
+            }
+
+            @Override
+            public long expireAfterUpdate(String k, Entry e, long now, long current) {
+              return Math.max(0, e.deadline - now);
+            }
+
+            @Override
+            public long expireAfterRead(String k, Entry e, long now, long current) {
+              return current;
+            }
+          })
+          .<String, Entry>build()
+          .asMap();
   }
 
   @SuppressWarnings("unchecked")

@@ -24,14 +24,27 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Scenario 1, in memory: a plain call, the woven {@code @Idempotent} call on the Caffeine store (with
  * and without the argument fingerprint) and the hand-written equivalent, for a first call with a fresh
  * key and for a replay of a completed key.
+ *
+ * <p>Both stores are bounded at {@link #MAXIMUM_COMPLETED} completed records. A first call uses a key
+ * never used before, so once the bound is reached (in the first warm-up iteration) every first call
+ * adds one record and the bound evicts one: the number of records, and with it the live heap, stays
+ * the same for the whole run, and a record lives for a few thousand calls, a few milliseconds, instead
+ * of filling an ever larger map whose records live on into the old generation. What a first call
+ * measures is therefore a claim of a new key, the method, the completion, and the eviction of one older
+ * completed record, on a store of constant size. A replay cycles through {@link Keys#REPLAY_KEYS}
+ * records completed in setup, fewer than the bound, so none is ever evicted.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 10, time = 1)
-@Fork(1)
+// a heap of fixed size, touched at start: no resizing of the heap while an iteration runs
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class InMemoryBenchmark {
+
+  /** The bound on completed records of both stores, {@code maximumCompleted} on Caffeine. */
+  static final int MAXIMUM_COMPLETED = 4 * Keys.REPLAY_KEYS;
 
   /** The implementations compared. */
   public enum Impl {
@@ -58,7 +71,8 @@ public class InMemoryBenchmark {
 
   @Setup
   public void setUp(BenchmarkParams params) {
-    Idempotency.install(IdempotencyConfig.builder().store(CaffeineIdempotencyStore.builder().build()).build());
+    Idempotency.install(IdempotencyConfig.builder().store(
+        CaffeineIdempotencyStore.builder().maximumCompleted(MAXIMUM_COMPLETED).build()).build());
     caller = caller(impl, charges);
     for (String key : keys.replayKeys()) {
       caller.call(key, 1999);
@@ -68,12 +82,20 @@ public class InMemoryBenchmark {
   }
 
   static Caller caller(Impl impl, Charges charges) {
+    return caller(impl, charges, MAXIMUM_COMPLETED);
+  }
+
+  /**
+   * The caller of {@code impl}; a hand-written one keeps at most {@code maximumCompleted} completed
+   * entries (the woven and unwoven ones use the installed store, whatever its bound).
+   */
+  static Caller caller(Impl impl, Charges charges, long maximumCompleted) {
     return switch (impl) {
       case plain -> charges::plain;
       case idempotent -> charges::charge;
       case idempotentNoFingerprint -> charges::chargeUnchecked;
-      case handWritten -> handWritten(charges, true, Charges.CHARGE);
-      case handWrittenNoFingerprint -> handWritten(charges, false, Charges.CHARGE_UNCHECKED);
+      case handWritten -> handWritten(charges, true, Charges.CHARGE, maximumCompleted);
+      case handWrittenNoFingerprint -> handWritten(charges, false, Charges.CHARGE_UNCHECKED, maximumCompleted);
       case engineUnwoven -> unwoven(charges, "charge");
       case engineUnwovenNoFingerprint -> unwoven(charges, "chargeUnchecked");
     };
@@ -104,8 +126,8 @@ public class InMemoryBenchmark {
     };
   }
 
-  private static Caller handWritten(Charges charges, boolean checkFingerprint, String name) {
-    HandWrittenMemory memory = new HandWrittenMemory(checkFingerprint);
+  private static Caller handWritten(Charges charges, boolean checkFingerprint, String name, long maximumCompleted) {
+    HandWrittenMemory memory = new HandWrittenMemory(checkFingerprint, maximumCompleted);
     return (orderId, cents) -> memory.call(name, orderId, new Object[] {orderId, cents},
         () -> {
           charges.executions.incrementAndGet();

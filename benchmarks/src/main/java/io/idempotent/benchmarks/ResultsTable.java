@@ -118,10 +118,12 @@ public final class ResultsTable {
     out.println("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (String m : new String[] {"firstCall", "replay"}) {
       String bench = "InMemoryBenchmark." + m;
+      // a first call at most 1.3 times the floor's time, a replay 1.5; allocation 1.5 times for both
+      double timeGoal = m.equals("firstCall") ? 1.3 : 1.5;
       row("1 in memory", m + ": @Idempotent (Caffeine) / hand-written", bench, "impl=idempotent", bench,
-          "impl=handWritten", "≤", 1.5, 1.5);
+          "impl=handWritten", "≤", timeGoal, 1.5);
       row("1 in memory", m + ", no fingerprint: @Idempotent / hand-written", bench,
-          "impl=idempotentNoFingerprint", bench, "impl=handWrittenNoFingerprint", "≤", 1.5, 1.5);
+          "impl=idempotentNoFingerprint", bench, "impl=handWrittenNoFingerprint", "≤", timeGoal, 1.5);
       row("1 in memory", m + ": plain call / hand-written", bench, "impl=plain", bench, "impl=handWritten",
           null, 0, 0);
       row("1 in memory", m + ": the engine without AspectJ's join point / hand-written", bench,

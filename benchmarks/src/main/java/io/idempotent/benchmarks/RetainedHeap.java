@@ -37,7 +37,8 @@ public final class RetainedHeap {
         return store;
       });
       handWritten[round] = bytesPerRecord(() -> {
-        InMemoryBenchmark.Caller memory = InMemoryBenchmark.caller(InMemoryBenchmark.Impl.handWritten, charges);
+        InMemoryBenchmark.Caller memory = InMemoryBenchmark.caller(InMemoryBenchmark.Impl.handWritten, charges,
+            RECORDS * 2L); // bounded as the Caffeine store above: every record is kept
         for (int i = 0; i < RECORDS; i++) {
           memory.call("h" + r + "-" + i, 1999);
         }

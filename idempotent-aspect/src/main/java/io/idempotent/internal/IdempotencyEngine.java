@@ -101,6 +101,9 @@ public final class IdempotencyEngine {
    */
   public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
+    if (observer == null || !config.enabled()) {
+      return decide(plan, key, scope, payload, invocation); // no Result to make: the outcome is in LAST
+    }
     return call(plan, key, scope, payload, invocation).value();
   }
 
@@ -115,13 +118,15 @@ public final class IdempotencyEngine {
   public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     if (observer == null || !config.enabled()) {
-      return decide(plan, key, scope, payload, invocation);
+      Object value = decide(plan, key, scope, payload, invocation);
+      return new Result(value, LAST.get());
     }
     CallObservation observation =
         CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
     Result result;
     try {
-      result = decide(plan, key, scope, payload, invocation);
+      Object value = decide(plan, key, scope, payload, invocation);
+      result = new Result(value, LAST.get());
     } catch (Throwable t) {
       observation.thrown(t);
       throw t;
@@ -130,7 +135,11 @@ public final class IdempotencyEngine {
     return result;
   }
 
-  private Result decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
+  /**
+   * The algorithm: returns what the call returns (or replays, or skips with) and leaves how it ended in
+   * {@link #LAST}, which every way out that returns sets last.
+   */
+  private Object decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     // a call refused without running leaves no outcome behind, never a stale one from an earlier call
     // (set, not remove: the thread keeps its entry instead of making a new one per call)
@@ -177,12 +186,12 @@ public final class IdempotencyEngine {
     }
   }
 
-  private static Result ended(Object value, CallOutcome outcome) {
+  private static Object ended(Object value, CallOutcome outcome) {
     LAST.set(outcome);
-    return new Result(value, outcome);
+    return value;
   }
 
-  private Result onMissingKey(CallPlan plan, String key, String scope, Invocation invocation) throws Throwable {
+  private Object onMissingKey(CallPlan plan, String key, String scope, Invocation invocation) throws Throwable {
     emit(Type.KEY_MISSING, plan, null, null);
     if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
       return ended(invocation.proceed(), CallOutcome.UNPROTECTED);
@@ -194,7 +203,7 @@ public final class IdempotencyEngine {
         null, plan.name, null);
   }
 
-  private Result runClaimed(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  private Object runClaimed(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
       ClaimResult claim, Invocation invocation) throws Throwable {
     checkCallingThread(store, key, owner);
     if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
@@ -204,7 +213,7 @@ public final class IdempotencyEngine {
   }
 
   /** A live claim of the same key, and a policy that does not wait for it: THROW throws, SKIP skips. */
-  private Result refuseInProgress(CallPlan plan, String key) {
+  private Object refuseInProgress(CallPlan plan, String key) {
     if (plan.onInProgress == OnInProgress.SKIP) {
       emit(Type.SKIPPED, plan, key, null);
       Object skipped = switch (plan.shape) {
@@ -266,7 +275,8 @@ public final class IdempotencyEngine {
   private String takeOwner() {
     String owner = unusedOwner.get();
     if (owner == null) {
-      return ownerPrefix + Long.toString(ownerCounter.incrementAndGet(), 36);
+      // one concatenation writes the counter's digits straight into the token: one array, one string
+      return ownerPrefix + ownerCounter.incrementAndGet();
     }
     unusedOwner.set(null);
     return owner;
@@ -489,10 +499,10 @@ public final class IdempotencyEngine {
         + " the new owner's record was left untouched");
   }
 
-  private Result replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
+  private Object replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
     emit(Type.REPLAYED, plan, key, null);
     LAST.set(CallOutcome.REPLAYED);
-    return new Result(replayed(plan, outcome), CallOutcome.REPLAYED);
+    return replayed(plan, outcome);
   }
 
   private Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {

@@ -246,5 +246,19 @@ final class LeaseRenewer {
       cancelled = true;
       active.remove(this);
     }
+
+    /**
+     * The key's hash (which the store has computed already) rather than the identity hash, whose first
+     * computation on a new object is a call into the VM on every registration. Equality stays identity.
+     */
+    @Override
+    public int hashCode() {
+      return key.hashCode();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return this == o;
+    }
   }
 }

@@ -110,7 +110,8 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  private static final long MAX_GRACE_NANOS = Duration.ofHours(1).toNanos();
+  private static final Duration MAX_GRACE = Duration.ofHours(1);
+  private static final long MAX_GRACE_NANOS = MAX_GRACE.toNanos();
 
   /**
    * How long a claim whose lease ran out is kept (as absent to readers) after its lease: ten leases, at
@@ -119,7 +120,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
    * claims and unused one-time tokens cost in memory in proportion to their own lifetimes.
    */
   static long graceNanos(Duration lease) {
-    long nanos = lease.compareTo(Duration.ofNanos(MAX_GRACE_NANOS)) >= 0 ? MAX_GRACE_NANOS : lease.toNanos();
+    long nanos = lease.compareTo(MAX_GRACE) >= 0 ? MAX_GRACE_NANOS : lease.toNanos();
     return Math.max(nanos, Math.min(10 * nanos, MAX_GRACE_NANOS));
   }
 
