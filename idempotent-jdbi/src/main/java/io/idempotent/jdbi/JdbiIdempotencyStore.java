@@ -165,12 +165,16 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /**
    * Refuses an existing table whose key column would let distinct keys share a row (a collation that
-   * ignores case or trailing spaces) or is not the primary key; the message gives the DDL that fixes it.
+   * ignores case or trailing spaces) or is not the primary key, and (PostgreSQL, H2) one made by an earlier
+   * version without the {@code purge_after} column; the message gives the DDL that fixes it.
    */
   private void checkKeyColumn() {
     String problem;
     try {
-      problem = connections.run(dialect::keyColumnProblem);
+      problem = connections.run(c -> {
+        String keyColumn = dialect.keyColumnProblem(c);
+        return keyColumn != null ? keyColumn : dialect.layoutProblem(c);
+      });
     } catch (RuntimeException e) {
       // an unreachable database must not stop the application from starting: calls fail closed until
       // it is back, and the table is checked by the next start
