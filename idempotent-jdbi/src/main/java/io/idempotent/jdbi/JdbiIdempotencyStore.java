@@ -38,8 +38,8 @@ import org.jdbi.v3.core.Jdbi;
  *
  * <p>Every claim writes through one atomic statement, and never decides to write from an earlier read: on
  * PostgreSQL and MariaDB the claim is that one statement; MySQL follows it with a read, and H2 reads
- * first, writes with one {@code MERGE} that leaves a live row alone, and reads again (see
- * docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
+ * first, then inserts a fresh key (an {@code INSERT} the primary key refuses if the key is there), or
+ * writes with one {@code MERGE} that leaves a live row alone and reads again (see docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
  * still holds it. Keys are kept as given; the engine composes them to obey {@link #KEY_RULES} (at most
  * {@value #MAX_KEY_LENGTH} characters, no U+0000, which PostgreSQL text cannot hold, and no lone surrogate,
  * which no driver sends as it is), and the store refuses a key that does not. See {@link TransactionMode}

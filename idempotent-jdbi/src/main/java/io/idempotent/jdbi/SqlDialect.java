@@ -15,7 +15,10 @@ public enum SqlDialect {
   MARIADB,
   /** MySQL 8.0 or later: {@code INSERT … ON DUPLICATE KEY UPDATE}, then a read of the row. */
   MYSQL,
-  /** H2 2.x, embedded or server: a read of the live row; when there is none, {@code MERGE … USING} and a read. */
+  /**
+   * H2 2.x, embedded or server: a read of the live row; when there is none, an {@code INSERT}, or for a key
+   * whose expired row is still there, {@code MERGE … USING} and a read.
+   */
   H2;
 
   /** The dialect of a database by its JDBC product name ({@code DatabaseMetaData#getDatabaseProductName}). */
