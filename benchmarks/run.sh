@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs them with a profile, then writes the tables:
 #   bash benchmarks/run.sh quick   # a few minutes: short iterations, 200,000 expired rows for the purge
+#   bash benchmarks/run.sh short   # between the two: 2 warm-up and 6 measured iterations of 1 s, one fork
 #   bash benchmarks/run.sh full    # the committed results: the iterations set in the benchmarks
 # Output: benchmarks/results/<profile>.json (JMH), <profile>-heap.json, <profile>-environment.txt and
 # <profile>.md (the tables, made from the JSON by ResultsTable), and redraws results/chart.png (ResultsChart,
@@ -14,8 +15,9 @@ shift || true
 cd "$(dirname "$0")/.."
 case "$profile" in
   quick) options=(-f 1 -wi 1 -w 1s -i 2 -r 1s -p expiredRows=200000) ;;
+  short) options=(-f 1 -wi 2 -w 1s -i 6 -r 1s -p expiredRows=200000) ;;
   full) options=() ;;
-  *) echo "usage: $0 quick|full [JMH arguments]" >&2; exit 2 ;;
+  *) echo "usage: $0 quick|short|full [JMH arguments]" >&2; exit 2 ;;
 esac
 if [ "${BENCH_NO_BUILD:-}" != "1" ]; then
   mvn -B -q clean package -pl benchmarks -am -DskipTests

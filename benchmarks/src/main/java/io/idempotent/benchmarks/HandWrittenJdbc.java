@@ -19,8 +19,8 @@ import javax.sql.DataSource;
  * with no idempotency library. Same key string, same fingerprint, and the very statements the store
  * issues for the dialect (written out here for the benchmark table), each on a connection borrowed from
  * the same HikariCP pool for that statement alone, in auto-commit: on PostgreSQL one claim statement
- * and one fenced completion; on H2 a read, which answers a replay alone, else a MERGE, a read and the
- * completion. The result is kept as JSON.
+ * and one fenced completion; on H2 a read, which answers a replay alone, else an INSERT (a MERGE and a
+ * read when the key is there but expired) and the completion. The result is kept as JSON.
  * Leaves out what a careful hand-written version could skip for these keys and results: key escaping
  * (keys here are plain ASCII), lease renewal, final failures, events. Thread-safe.
  */
@@ -37,6 +37,8 @@ final class HandWrittenJdbc {
   private final DataSource dataSource;
   private final boolean postgres;
   private final String claimSql;
+  /** H2: the claim of a key the table already holds (expired, or inserted since the read). */
+  private final String mergeSql;
   private final String readSql;
   private final String completeSql;
   private final ObjectWriter writer;
@@ -49,32 +51,39 @@ final class HandWrittenJdbc {
     String now = postgres ? "statement_timestamp()" : "CURRENT_TIMESTAMP";
     String lease = postgres ? "(statement_timestamp() + ? * INTERVAL '1 microsecond')"
         : "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)";
+    // purge_after: the lease plus the TTL to come, as the store guesses it once it has seen one completion
+    String purge = lease;
     if (postgres) {
       claimSql = "WITH claimed AS (INSERT INTO " + table + " AS r (idempotency_key, fingerprint, state,"
-          + " owner_token, taken_over, lease_until, expires_at, created_at)"
-          + " SELECT ?, ?, 'IN_PROGRESS', ?, FALSE, " + lease + ", " + lease + ", " + now
+          + " owner_token, taken_over, expires_at, purge_after)"
+          + " SELECT ?, ?, 'IN_PROGRESS', ?, FALSE, " + lease + ", " + purge
           + " WHERE NOT EXISTS (SELECT 1 FROM " + table + " WHERE idempotency_key = ? AND expires_at > " + now + ")"
           + " ON CONFLICT (idempotency_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS',"
           + " owner_token = EXCLUDED.owner_token, taken_over = (r.state = 'IN_PROGRESS'),"
-          + " lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at,"
-          + " completed_at = NULL, outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
+          + " expires_at = EXCLUDED.expires_at, purge_after = EXCLUDED.purge_after,"
+          + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
           + " WHERE r.expires_at <= " + now + " RETURNING TRUE AS claimed, " + COLUMNS + ")"
           + " SELECT * FROM claimed UNION ALL SELECT FALSE AS claimed, " + COLUMNS + " FROM " + table
           + " WHERE idempotency_key = ? AND expires_at > " + now + " AND NOT EXISTS (SELECT 1 FROM claimed)";
+      mergeSql = null;
     } else {
-      claimSql = "MERGE INTO " + table + " AS r USING (VALUES (CAST(? AS VARCHAR(" + MAX_KEY + ")))) AS s(k)"
+      claimSql = "INSERT INTO " + table + " (idempotency_key, fingerprint, state, owner_token, taken_over,"
+          + " expires_at, purge_after) VALUES (?, ?, 'IN_PROGRESS', ?, FALSE, " + lease + ", " + purge + ")";
+      mergeSql = "MERGE INTO " + table + " AS r USING (VALUES (CAST(? AS VARCHAR(" + MAX_KEY + ")))) AS s(k)"
           + " ON r.idempotency_key = s.k WHEN MATCHED AND r.expires_at <= " + now + " THEN UPDATE SET"
           + " taken_over = (r.state = 'IN_PROGRESS'), fingerprint = ?, state = 'IN_PROGRESS', owner_token = ?,"
-          + " lease_until = " + lease + ", expires_at = " + lease + ", created_at = " + now + ", completed_at = NULL,"
+          + " expires_at = " + lease + ", purge_after = " + purge + ","
           + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
           + " WHEN NOT MATCHED THEN INSERT (idempotency_key, fingerprint, state, owner_token, taken_over,"
-          + " lease_until, expires_at, created_at) VALUES (s.k, ?, 'IN_PROGRESS', ?, FALSE, " + lease + ", "
-          + lease + ", " + now + ")";
+          + " expires_at, purge_after) VALUES (s.k, ?, 'IN_PROGRESS', ?, FALSE, " + lease + ", " + purge + ")";
     }
     readSql = "SELECT " + COLUMNS + " FROM " + table + " WHERE idempotency_key = ? AND expires_at > " + now;
-    completeSql = "UPDATE " + table + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
-        + (postgres ? "(statement_timestamp() + ? * INTERVAL '1 microsecond')" : "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)")
-        + ", completed_at = " + now + ", outcome_kind = ?, result_json = ?, failure_type = ?, failure_message = ?"
+    String expiry = postgres ? "(statement_timestamp() + ? * INTERVAL '1 microsecond')"
+        : "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)";
+    completeSql = "UPDATE " + table + " SET state = 'COMPLETED', expires_at = " + expiry
+        + ", purge_after = CASE WHEN purge_after >= " + expiry + " AND purge_after <= " + expiry
+        + " THEN purge_after ELSE " + expiry + " END"
+        + ", outcome_kind = ?, result_json = ?, failure_type = ?, failure_message = ?"
         + " WHERE idempotency_key = ? AND state = 'IN_PROGRESS' AND owner_token = ?";
     ObjectMapper mapper = new ObjectMapper();
     this.writer = mapper.writerFor(Receipt.class);
@@ -103,12 +112,15 @@ final class HandWrittenJdbc {
       String json = writer.writeValueAsString(result);
       try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(completeSql)) {
         ps.setLong(1, TTL_MICROS);
-        ps.setString(2, "VALUE");
-        ps.setString(3, json);
-        ps.setString(4, null);
-        ps.setString(5, null);
-        ps.setString(6, key);
-        ps.setString(7, owner);
+        ps.setLong(2, TTL_MICROS);
+        ps.setLong(3, 2 * TTL_MICROS);
+        ps.setLong(4, TTL_MICROS);
+        ps.setString(5, "VALUE");
+        ps.setString(6, json);
+        ps.setString(7, null);
+        ps.setString(8, null);
+        ps.setString(9, key);
+        ps.setString(10, owner);
         if (ps.executeUpdate() != 1) {
           throw new IllegalStateException("lease lost");
         }
@@ -134,7 +146,7 @@ final class HandWrittenJdbc {
       ps.setString(2, fingerprint);
       ps.setString(3, owner);
       ps.setLong(4, LEASE_MICROS);
-      ps.setLong(5, LEASE_MICROS);
+      ps.setLong(5, LEASE_MICROS + TTL_MICROS);
       ps.setString(6, key);
       ps.setString(7, key);
       try (ResultSet rs = ps.executeQuery()) {
@@ -154,11 +166,24 @@ final class HandWrittenJdbc {
         ps.setString(2, fingerprint);
         ps.setString(3, owner);
         ps.setLong(4, LEASE_MICROS);
-        ps.setLong(5, LEASE_MICROS);
+        ps.setLong(5, LEASE_MICROS + TTL_MICROS);
+        ps.executeUpdate();
+        return new Row(true, "IN_PROGRESS", fingerprint, null, null); // a new key: the row is ours
+      } catch (SQLException e) {
+        if (!"23505".equals(e.getSQLState())) {
+          throw e;
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement(mergeSql)) {
+        ps.setString(1, key);
+        ps.setString(2, fingerprint);
+        ps.setString(3, owner);
+        ps.setLong(4, LEASE_MICROS);
+        ps.setLong(5, LEASE_MICROS + TTL_MICROS);
         ps.setString(6, fingerprint);
         ps.setString(7, owner);
         ps.setLong(8, LEASE_MICROS);
-        ps.setLong(9, LEASE_MICROS);
+        ps.setLong(9, LEASE_MICROS + TTL_MICROS);
         ps.executeUpdate();
       } catch (SQLException e) {
         if ("23505".equals(e.getSQLState())) {

@@ -71,11 +71,11 @@ public class PurgeBenchmark {
       long missing = expiredRows - expired;
       if (missing > 0) {
         h.createUpdate("INSERT INTO " + SqlRig.RECORDS + " (idempotency_key, fingerprint, state, taken_over,"
-                + " expires_at, outcome_kind, result_json, created_at, completed_at)"
+                + " expires_at, purge_after, outcome_kind, result_json)"
                 + " SELECT 'expired-' || (:from + g), 'fp', 'COMPLETED', FALSE,"
+                + " now() - INTERVAL '1 hour' - g * INTERVAL '1 millisecond',"
                 + " now() - INTERVAL '1 hour' - g * INTERVAL '1 millisecond', 'VALUE',"
-                + " '{\"orderId\":\"x\",\"cents\":1999,\"status\":\"CHARGED\"}', now() - INTERVAL '2 days',"
-                + " now() - INTERVAL '1 day' FROM generate_series(1, :n) AS g")
+                + " '{\"orderId\":\"x\",\"cents\":1999,\"status\":\"CHARGED\"}' FROM generate_series(1, :n) AS g")
             .bind("from", filled).bind("n", missing).execute();
         filled += missing;
         h.execute("ANALYZE " + SqlRig.RECORDS);

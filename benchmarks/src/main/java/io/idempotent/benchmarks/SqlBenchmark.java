@@ -20,7 +20,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Scenario 2, SQL: the woven {@code @Idempotent} call on the JDBI table store, the hand-written JDBC
- * floor with the same statements, and Camel's {@code JdbcMessageIdRepository}, on H2 file (the embedded
+ * floor with the same statements, the minimal two-commit floor ({@link MinimalFloor}), and Camel's {@code JdbcMessageIdRepository}, on H2 file (the embedded
  * default), H2 in memory and PostgreSQL, for a first call and a duplicate.
  */
 @State(Scope.Benchmark)
@@ -33,7 +33,7 @@ public class SqlBenchmark {
 
   /** The implementations compared. */
   public enum Impl {
-    idempotent, handWritten, camel
+    idempotent, handWritten, minimalFloor, camel
   }
 
   @Param
@@ -46,6 +46,7 @@ public class SqlBenchmark {
   private final Keys keys = new Keys();
   private SqlRig rig;
   private HandWrittenJdbc handWritten;
+  private MinimalFloor minimalFloor;
   private CamelPeer camel;
   private boolean replayRun;
   private long executionsAfterSetup;
@@ -57,6 +58,8 @@ public class SqlBenchmark {
     Idempotency.install(IdempotencyConfig.builder().store(store).build());
     handWritten = new HandWrittenJdbc(rig.pool, db, SqlRig.RECORDS);
     rig.createCamelTable();
+    rig.createFloorTable();
+    minimalFloor = new MinimalFloor(rig.pool, db, SqlRig.FLOOR);
     camel = new CamelPeer(rig.pool, Charges.CHARGE);
     for (String key : keys.replayKeys()) {
       first(key);
@@ -82,6 +85,7 @@ public class SqlBenchmark {
     return switch (impl) {
       case idempotent -> charges.charge(key, 1999);
       case handWritten -> handWritten.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
+      case minimalFloor -> minimalFloor.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case camel -> camel.first(key, () -> charges.plain(key, 1999));
     };
   }
@@ -98,6 +102,7 @@ public class SqlBenchmark {
     return switch (impl) {
       case idempotent -> charges.charge(key, 1999);
       case handWritten -> handWritten.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
+      case minimalFloor -> minimalFloor.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case camel -> camel.duplicate(key);
     };
   }

@@ -21,6 +21,7 @@ final class SqlRig implements AutoCloseable {
   static final String RECORDS = "bench_idempotency_record";
   static final String CAMEL = "bench_camel_processed";
   static final String ORDERS = "bench_orders";
+  static final String FLOOR = "bench_floor_record";
 
   final BenchDatabase db;
   final HikariDataSource pool;
@@ -58,6 +59,11 @@ final class SqlRig implements AutoCloseable {
         + " messageId VARCHAR(255) NOT NULL, createdAt TIMESTAMP, PRIMARY KEY (processorName, messageId))"));
   }
 
+  /** The minimal floor's table ({@link MinimalFloor}): the primary key is its only index. */
+  void createFloorTable() {
+    jdbi.useHandle(h -> h.execute(MinimalFloor.ddl(FLOOR)));
+  }
+
   /** A business table for the commit-cost scenario. */
   void createOrdersTable() {
     jdbi.useHandle(h -> h.execute("CREATE TABLE " + ORDERS + " (id VARCHAR(100) PRIMARY KEY, cents BIGINT NOT NULL)"));
@@ -71,7 +77,7 @@ final class SqlRig implements AutoCloseable {
 
   private void dropTables() {
     jdbi.useHandle(h -> {
-      for (String t : new String[] {RECORDS, CAMEL, ORDERS}) {
+      for (String t : new String[] {RECORDS, CAMEL, ORDERS, FLOOR}) {
         h.execute("DROP TABLE IF EXISTS " + t);
       }
     });

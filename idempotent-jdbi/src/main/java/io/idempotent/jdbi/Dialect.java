@@ -3,17 +3,31 @@ package io.idempotent.jdbi;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.OutcomeFields;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The SQL of one database. Every time comparison and every deadline is computed by the database from its
  * own clock plus a duration bound in microseconds; the application's clock is never read. Subclasses
  * supply the clock expressions, the atomic claim and the bounded purge; the fenced updates are shared.
  * Statements run on plain JDBC; a failed one throws an unchecked
- * {@link io.idempotent.IdempotencyStoreException} naming its SQL but never its values. Stateless after
- * construction and thread-safe.
+ * {@link io.idempotent.IdempotencyStoreException} naming its SQL but never its values. Thread-safe; the
+ * only state after construction is the TTL guess of the purge column (see {@link #purgeMicros}).
+ *
+ * <p>Two table layouts exist. The PostgreSQL and H2 dialects use the <em>purge column</em> layout:
+ * {@code purge_after} (indexed) says when the purge may delete the row, and {@code expires_at} (not
+ * indexed) when the row stops being live. The claim sets {@code purge_after} to its lease plus a guess
+ * of the TTL to come, and the completion leaves it alone whenever it lies between the new expiry and
+ * twice the TTL after now, so that the completion changes no indexed column (on PostgreSQL a HOT update).
+ * Every statement keeps {@code purge_after >= expires_at}, so whatever the purge deletes has expired,
+ * and a completed record is deleted no later than two TTLs after its completion. MariaDB and MySQL keep
+ * the first layout: an index on {@code expires_at} and the {@code lease_until}, {@code created_at} and
+ * {@code completed_at} columns.
  */
 abstract class Dialect {
 
@@ -23,7 +37,17 @@ abstract class Dialect {
   /** The arguments of a claim. */
   record ClaimRequest(String storedKey, String key, String fingerprint, String owner, long leaseMicros) {}
 
+  /** The longest TTL the purge column's guess takes: a day (the default TTL). */
+  static final long MAX_TTL_GUESS_MICROS = 86_400_000_000L;
+
   final TableName table;
+  /** Whether the table has the purge column layout (PostgreSQL, H2). */
+  final boolean purgeColumn;
+  /**
+   * The TTL of the last completion, at most {@link #MAX_TTL_GUESS_MICROS}: what the next claim guesses its
+   * own completion's TTL to be. Only a guess; a wrong one costs a completion that moves {@code purge_after}.
+   */
+  private volatile long ttlGuessMicros;
   /** The columns of {@link StoredRow}, including the remaining lifetime computed in the same statement. */
   final String rowColumns;
   private final NamedSql completeSql;
@@ -31,17 +55,35 @@ abstract class Dialect {
   private final NamedSql renewSql;
   private final NamedSql findSql;
 
+  /** A dialect with the first layout (index on {@code expires_at}), as MariaDB and MySQL use it. */
   Dialect(TableName table) {
+    this(table, false);
+  }
+
+  Dialect(TableName table, boolean purgeColumn) {
     this.table = table;
+    this.purgeColumn = purgeColumn;
     String t = table.qualified();
     this.rowColumns = StoredRow.COLUMNS + ", " + remainingMicros() + " AS " + StoredRow.EXPIRES_IN;
     String fenced = " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner";
-    this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
-        + deadline("ttl") + ", completed_at = " + now() + ", outcome_kind = :kind, result_json = :json,"
-        + " failure_type = :failureType, failure_message = :failureMessage" + fenced);
+    String outcome = ", outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
+        + " failure_message = :failureMessage";
+    if (purgeColumn) {
+      // purge_after stays as the claim set it when it lies in [expiry, expiry + ttl]: no indexed column
+      // changes; otherwise it becomes the expiry itself
+      String expiry = deadline("ttl");
+      this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', expires_at = " + expiry
+          + ", purge_after = CASE WHEN purge_after >= " + expiry + " AND purge_after <= " + deadline("twoTtl")
+          + " THEN purge_after ELSE " + expiry + " END" + outcome + fenced);
+      this.renewSql = NamedSql.of("UPDATE " + t + " SET expires_at = " + deadline("lease")
+          + ", purge_after = GREATEST(purge_after, " + deadline("lease") + ")" + fenced);
+    } else {
+      this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
+          + deadline("ttl") + ", completed_at = " + now() + outcome + fenced);
+      this.renewSql = NamedSql.of("UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
+          + deadline("lease") + fenced);
+    }
     this.releaseSql = NamedSql.of("DELETE FROM " + t + fenced);
-    this.renewSql = NamedSql.of("UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
-        + deadline("lease") + fenced);
     this.findSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now());
   }
@@ -85,6 +127,63 @@ abstract class Dialect {
     return dot < 0 ? new String[] {null, q} : new String[] {q.substring(0, dot), q.substring(dot + 1)};
   }
 
+  /**
+   * What is wrong with an existing table's columns for this dialect's statements, with the DDL that
+   * migrates it, or null when nothing is or the table does not exist.
+   */
+  final String layoutProblem(Connection c) throws SQLException {
+    if (!purgeColumn) {
+      return null;
+    }
+    DatabaseMetaData meta = c.getMetaData();
+    String[] sn = schemaAndName();
+    String schema = sn[0] != null ? sn[0] : c.getSchema();
+    String name = sn[1];
+    if (meta.storesUpperCaseIdentifiers()) {
+      schema = schema == null ? null : schema.toUpperCase(Locale.ROOT);
+      name = name.toUpperCase(Locale.ROOT);
+    } else if (meta.storesLowerCaseIdentifiers()) {
+      schema = schema == null ? null : schema.toLowerCase(Locale.ROOT);
+      name = name.toLowerCase(Locale.ROOT);
+    }
+    boolean exists = false;
+    boolean purge = false;
+    List<String> legacyNotNull = new ArrayList<>();
+    try (ResultSet rs = meta.getColumns(null, schema, name, "%")) {
+      while (rs.next()) {
+        exists = true;
+        String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
+        if (column.equals("purge_after")) {
+          purge = true;
+        } else if (LEGACY_COLUMNS.contains(column) && rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls) {
+          legacyNotNull.add(column);
+        }
+      }
+    }
+    if (!exists || purge && legacyNotNull.isEmpty()) {
+      return null;
+    }
+    return (purge ? "its column(s) " + String.join(", ", legacyNotNull) + " are NOT NULL, but are no longer written"
+        : "it has no purge_after column (it was created by an earlier version of this library)")
+        + ". Migrate it, with no instance of the application running, by: " + String.join("; ", migration());
+  }
+
+  /** The columns of the first layout that the purge column layout no longer writes. */
+  private static final List<String> LEGACY_COLUMNS = List.of("lease_until", "created_at", "completed_at");
+
+  /** The DDL that turns a table of the first layout into one of this dialect's purge column layout. */
+  List<String> migration() {
+    return List.of();
+  }
+
+  /**
+   * The microseconds from a claim to its {@code purge_after}: the lease plus the guessed TTL, so that a
+   * completion within the lease with the guessed TTL leaves {@code purge_after} as it is.
+   */
+  final long purgeMicros(long leaseMicros) {
+    return leaseMicros + ttlGuessMicros;
+  }
+
   /** Whether {@code sqlState} is a transient failure after which the claim may be repeated safely. */
   boolean isRetryable(String sqlState) {
     // 40001 serialization failure / deadlock (MariaDB, H2), 40P01 deadlock (PostgreSQL)
@@ -96,6 +195,13 @@ abstract class Dialect {
       completeSql.set(ps, "key", storedKey);
       completeSql.set(ps, "owner", owner);
       completeSql.set(ps, "ttl", ttlMicros);
+      if (purgeColumn) {
+        completeSql.set(ps, "twoTtl", 2 * ttlMicros);
+        long guess = Math.min(ttlMicros, MAX_TTL_GUESS_MICROS);
+        if (guess != ttlGuessMicros) {
+          ttlGuessMicros = guess;
+        }
+      }
       completeSql.set(ps, "kind", o.kind());
       completeSql.set(ps, "json", o.json());
       completeSql.set(ps, "failureType", o.failureType());

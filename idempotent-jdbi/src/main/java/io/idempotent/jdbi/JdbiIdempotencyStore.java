@@ -37,9 +37,10 @@ import org.jdbi.v3.core.Jdbi;
  * }</pre>
  *
  * <p>Every claim writes through one atomic statement, and never decides to write from an earlier read: on
- * PostgreSQL and MariaDB the claim is that one statement, and H2 reads
- * first, writes with one {@code MERGE} that leaves a live row alone, and reads again (see
- * docs/DESIGN.md, Stores). Complete, release and renew change a row only while the caller's owner token
+ * PostgreSQL and MariaDB the claim is that one statement, and H2 reads first, then inserts a fresh key
+ * (an {@code INSERT} the primary key refuses if the key is there), or writes with one {@code MERGE} that
+ * leaves a live row alone and reads again (see docs/DESIGN.md, Stores). Complete, release and renew change
+ * a row only while the caller's owner token
  * still holds it. Keys are kept as given; the engine composes them to obey {@link #KEY_RULES} (at most
  * {@value #MAX_KEY_LENGTH} characters, no U+0000, which PostgreSQL text cannot hold, and no lone surrogate,
  * which no driver sends as it is), and the store refuses a key that does not. See {@link TransactionMode}
@@ -169,12 +170,16 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /**
    * Refuses an existing table whose key column would let distinct keys share a row (a collation that
-   * ignores case or trailing spaces) or is not the primary key; the message gives the DDL that fixes it.
+   * ignores case or trailing spaces) or is not the primary key, and (PostgreSQL, H2) one made by an earlier
+   * version without the {@code purge_after} column; the message gives the DDL that fixes it.
    */
   private void checkKeyColumn() {
     String problem;
     try {
-      problem = connections.run(dialect::keyColumnProblem);
+      problem = connections.run(c -> {
+        String keyColumn = dialect.keyColumnProblem(c);
+        return keyColumn != null ? keyColumn : dialect.layoutProblem(c);
+      });
     } catch (RuntimeException e) {
       // an unreachable database must not stop the application from starting: calls fail closed until
       // it is back, and the table is checked by the next start

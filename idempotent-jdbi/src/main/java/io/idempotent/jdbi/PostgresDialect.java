@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * PostgreSQL. The claim is one statement: an {@code INSERT … ON CONFLICT DO UPDATE … WHERE <expired>}
@@ -25,7 +26,7 @@ final class PostgresDialect extends Dialect {
   private final NamedSql purgeSql;
 
   PostgresDialect(TableName table, boolean relaxedClaim) {
-    super(table);
+    super(table, true);
     String t = table.qualified();
     // A live row is looked for first (NOT EXISTS), so that a replay inserts nothing: an INSERT that
     // reaches ON CONFLICT locks the conflicting row even when its WHERE leaves it alone, and that lock
@@ -33,18 +34,18 @@ final class PostgresDialect extends Dialect {
     // replay commits nothing and costs no fsync.
     claimSql = NamedSql.of("WITH claimed AS ("
         + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
-        + " lease_until, expires_at, created_at)"
+        + " expires_at, purge_after)"
         + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
-        + deadline("lease") + ", " + now()
+        + deadline("purge")
         // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
         // evaluated only when a row is about to be written
         + (relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "")
         + " WHERE NOT EXISTS (SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + now() + ")"
         + " ON CONFLICT (idempotency_key) DO UPDATE SET"
         + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
-        + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"
-        + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
-        + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
+        + " taken_over = (r.state = 'IN_PROGRESS'), expires_at = EXCLUDED.expires_at,"
+        + " purge_after = EXCLUDED.purge_after, outcome_kind = NULL, result_json = NULL, failure_type = NULL,"
+        + " failure_message = NULL"
         + " WHERE r.expires_at <= " + now()
         + " RETURNING TRUE AS claimed, " + rowColumns
         + ")"
@@ -53,9 +54,12 @@ final class PostgresDialect extends Dialect {
         + " SELECT FALSE AS claimed, " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now()
         + " AND NOT EXISTS (SELECT 1 FROM claimed)");
-    // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now
+    // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
+    // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
+    // checked again all the same, so that a row edited by hand is never deleted while it is live
     purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
-        + " WHERE expires_at < " + now() + " ORDER BY expires_at LIMIT :max FOR UPDATE SKIP LOCKED)"
+        + " WHERE purge_after < " + now() + " AND expires_at < " + now()
+        + " ORDER BY purge_after LIMIT :max FOR UPDATE SKIP LOCKED)"
         + " AND expires_at < " + now());
   }
 
@@ -80,6 +84,7 @@ final class PostgresDialect extends Dialect {
   Claim claim(Connection c, ClaimRequest r) {
     try (PreparedStatement ps = claimSql.prepare(c)) {
       bindClaim(claimSql, ps, r);
+      claimSql.set(ps, "purge", purgeMicros(r.leaseMicros()));
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return null;
@@ -99,6 +104,17 @@ final class PostgresDialect extends Dialect {
   @Override
   int purgeExpired(Connection c, int max) {
     return updateWithMax(c, purgeSql, max);
+  }
+
+  @Override
+  List<String> migration() {
+    String t = table.qualified();
+    return List.of("ALTER TABLE " + t + " ADD COLUMN IF NOT EXISTS purge_after timestamptz",
+        "UPDATE " + t + " SET purge_after = expires_at",
+        "ALTER TABLE " + t + " ALTER COLUMN purge_after SET NOT NULL, DROP COLUMN IF EXISTS lease_until,"
+            + " DROP COLUMN IF EXISTS created_at, DROP COLUMN IF EXISTS completed_at, SET (fillfactor = 70)",
+        "CREATE INDEX IF NOT EXISTS " + table.purgeIndex() + " ON " + t + " (purge_after)",
+        "DROP INDEX IF EXISTS " + table.schemaPrefix() + table.expiryIndex());
   }
 
   @Override

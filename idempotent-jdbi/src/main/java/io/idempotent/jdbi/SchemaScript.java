@@ -23,6 +23,7 @@ final class SchemaScript {
   static List<String> statements(SqlDialect dialect, TableName table) {
     String ddl = read(dialect.schemaResource())
         .replaceAll("\\b" + DEFAULT_TABLE + "_expires_at_idx\\b", Matcher.quoteReplacement(table.expiryIndex()))
+        .replaceAll("\\b" + DEFAULT_TABLE + "_purge_idx\\b", Matcher.quoteReplacement(table.purgeIndex()))
         .replaceAll("\\b" + DEFAULT_TABLE + "\\b", Matcher.quoteReplacement(table.qualified()));
     StringBuilder withoutComments = new StringBuilder();
     for (String line : ddl.split("\n")) {

@@ -14,7 +14,10 @@ public enum SqlDialect {
   POSTGRESQL,
   /** MariaDB 10.5 or later: one {@code INSERT … ON DUPLICATE KEY UPDATE … RETURNING} statement claims and reads. */
   MARIADB,
-  /** H2 2.x, embedded or server: a read of the live row; when there is none, {@code MERGE … USING} and a read. */
+  /**
+   * H2 2.x, embedded or server: a read of the live row; when there is none, an {@code INSERT}, or for a key
+   * whose expired row is still there, {@code MERGE … USING} and a read.
+   */
   H2;
 
   /**

@@ -55,7 +55,20 @@ final class TableName {
     return qualified;
   }
 
-  /** The name of the expiry index (unqualified: the index lives in the table's schema). */
+  /** The name of the purge index (unqualified: the index lives in the table's schema). */
+  String purgeIndex() {
+    return table + "_purge_idx";
+  }
+
+  /** {@code schema.} when the name is qualified, else empty: what qualifies an index name. */
+  String schemaPrefix() {
+    return qualified.substring(0, qualified.length() - table.length());
+  }
+
+  /**
+   * The name of the first layout's expiry index (unqualified: the index lives in the table's schema); the
+   * MariaDB and MySQL tables still have it.
+   */
   String expiryIndex() {
     return table + "_expires_at_idx";
   }

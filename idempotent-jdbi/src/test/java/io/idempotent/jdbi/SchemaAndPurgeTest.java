@@ -43,7 +43,9 @@ class SchemaAndPurgeTest {
           .contains("expires_at");
     }
     List<String> renamed = SchemaScript.statements(dialect, TableName.of("app.my_records"));
-    assertThat(String.join("\n", renamed)).contains("app.my_records").contains("my_records_expires_at_idx")
+    String index = dialect == SqlDialect.POSTGRESQL || dialect == SqlDialect.H2
+        ? "my_records_purge_idx" : "my_records_expires_at_idx";
+    assertThat(String.join("\n", renamed)).contains("app.my_records").contains(index)
         .doesNotContain("idempotency_record").doesNotContain("--");
   }
 

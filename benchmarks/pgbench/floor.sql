@@ -1,0 +1,3 @@
+\set k random(1, 9000000000000000)
+INSERT INTO pgb_floor (k, fingerprint, status, owner, lease_until, expires_at) VALUES ('12~bench.charge-|' || CAST(:k AS text) || '-' || CAST(:client_id AS text), 'Ab3dEf6hIj9lMn2pQr5tUv8xYz1bCd4fGh7jKl0nOpQ', 'IN_PROGRESS', 'mf.' || CAST(:k AS text), now() + 30000000 * INTERVAL '1 microsecond', now() + 86400000000 * INTERVAL '1 microsecond') ON CONFLICT (k) DO NOTHING;
+UPDATE pgb_floor SET status = 'COMPLETED', result = '{"orderId":"o-123456","cents":1999,"status":"CHARGED"}', owner = NULL WHERE k = '12~bench.charge-|' || CAST(:k AS text) || '-' || CAST(:client_id AS text) AND owner = 'mf.' || CAST(:k AS text);
