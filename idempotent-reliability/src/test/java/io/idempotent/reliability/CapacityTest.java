@@ -49,7 +49,7 @@ class CapacityTest {
   private static final int THREADS = 8;
   private static final Duration PHASE = Duration.ofSeconds(6);
   private static final int PURGE_BATCH = 1_000;
-  /** A small result, as an order id and a status would be: 64 characters. */
+  /** A small result, as an order id and a status would be: 65 characters. */
   private static final String RESULT = "order-0000000000000000000000000000000000000000000000000:CONFIRMED";
 
   /** The counted result of one phase. */
