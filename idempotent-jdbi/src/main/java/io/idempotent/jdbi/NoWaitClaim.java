@@ -1,0 +1,221 @@
+package io.idempotent.jdbi;
+
+import io.idempotent.IdempotencyStoreException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The claim of a transaction-scoped call ({@link TransactionMode#TRANSACTION_SCOPED}), made inside an open
+ * transaction that it leaves open. Another call of the same key may hold its claim row uncommitted, locked,
+ * for as long as its method runs; a claim that waited for that lock would hold its connection (and, joined,
+ * its caller's transaction) all that time. So the running claim is found without waiting, and reported as
+ * {@link #BUSY}. Whatever the non-blocking step lets through, the dialect's own claim statement still
+ * decides who holds the key: a lock on a hash can only make a call wait or be refused, never run twice.
+ * Stateless after construction and thread-safe.
+ */
+abstract class NoWaitClaim {
+
+  /** Another transaction holds an uncommitted claim of the key (or, for a hash, of a key sharing it). */
+  static final Dialect.Claim BUSY = new Dialect.Claim(false, false, null);
+
+  final Dialect dialect;
+
+  NoWaitClaim(Dialect dialect) {
+    this.dialect = dialect;
+  }
+
+  /**
+   * Claims {@code r.storedKey()} on {@code c}, whose transaction is open and stays open.
+   *
+   * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
+   *     repeated in a new transaction (the caller rolls this one back)
+   */
+  abstract Dialect.Claim claim(Connection c, Dialect.ClaimRequest r);
+
+  /**
+   * Whether a transaction holds an uncommitted claim of {@code storedKey} now, as far as this database can
+   * tell without waiting; asked by a duplicate that found no committed row. False where it cannot tell.
+   */
+  boolean running(Connection c, String storedKey) {
+    return false;
+  }
+
+  static NoWaitClaim of(SqlDialect sqlDialect, Dialect dialect) {
+    return switch (sqlDialect) {
+      case POSTGRESQL -> new Postgres(dialect);
+      case MARIADB, MYSQL -> new InnoDb(dialect);
+      case H2 -> new H2(dialect);
+    };
+  }
+
+  /**
+   * PostgreSQL: {@code pg_try_advisory_xact_lock} on a 64-bit hash of the table and the stored key, taken
+   * before the insert and held until the transaction ends. Every transaction-scoped claim of a key takes
+   * the same lock first, so a claim that gets it meets no uncommitted row of its key but one its own
+   * transaction wrote (a second call in a joined transaction, which the claim statement answers from that
+   * row). Keys sharing a hash, or an application's own advisory lock on the same number, only make a call
+   * wait or be refused.
+   */
+  static final class Postgres extends NoWaitClaim {
+    private static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
+    private static final String HELD = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+        + " AND classid = CAST(CAST(? AS bigint) AS oid) AND objid = CAST(CAST(? AS bigint) AS oid)"
+        + " AND objsubid = 1 AND granted)";
+
+    Postgres(Dialect dialect) {
+      super(dialect);
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      boolean locked;
+      try (PreparedStatement ps = c.prepareStatement(TRY_LOCK)) {
+        ps.setLong(1, lockKey(r.storedKey()));
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          locked = rs.getBoolean(1);
+        }
+      } catch (SQLException e) {
+        throw NamedSql.failure(e, TRY_LOCK);
+      }
+      return locked ? dialect.claim(c, r) : BUSY;
+    }
+
+    @Override
+    boolean running(Connection c, String storedKey) {
+      long key = lockKey(storedKey);
+      try (PreparedStatement ps = c.prepareStatement(HELD)) {
+        ps.setLong(1, key >>> 32); // a bigint lock is (classid, objid) = (high, low 32 bits), objsubid 1
+        ps.setLong(2, key & 0xFFFF_FFFFL);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() && rs.getBoolean(1);
+        }
+      } catch (SQLException e) {
+        throw NamedSql.failure(e, HELD);
+      }
+    }
+
+    /** The first 64 bits of SHA-256 over the table's name and the stored key. */
+    long lockKey(String storedKey) {
+      MessageDigest sha;
+      try {
+        sha = MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+      }
+      sha.update(dialect.table.qualified().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      byte[] d = sha.digest(storedKey.getBytes(StandardCharsets.UTF_8));
+      long h = 0;
+      for (int i = 0; i < 8; i++) {
+        h = (h << 8) | (d[i] & 0xFF);
+      }
+      return h;
+    }
+  }
+
+  /**
+   * MariaDB (InnoDB): the claim statement runs with {@code innodb_lock_wait_timeout = 0}, so that meeting
+   * another transaction's uncommitted row fails at once (error 1205) instead of waiting; the session's own
+   * timeout is put back right after. No hash is involved. An insert may also meet a gap lock that a
+   * transaction taking over an expired neighbouring row holds, and is then refused as in progress too.
+   */
+  static final class InnoDb extends NoWaitClaim {
+    private static final String NO_WAIT =
+        "SET @idempotent_lock_wait = @@SESSION.innodb_lock_wait_timeout, SESSION innodb_lock_wait_timeout = 0";
+    private static final String RESTORE = "SET SESSION innodb_lock_wait_timeout = @idempotent_lock_wait";
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+
+    InnoDb(Dialect dialect) {
+      super(dialect);
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      try (Statement st = c.createStatement()) {
+        run(st, NO_WAIT);
+        try {
+          return dialect.claim(c, r);
+        } catch (IdempotencyStoreException e) {
+          if (errorCode(e) == LOCK_WAIT_TIMEOUT) {
+            return BUSY; // only the statement was rolled back: the transaction is as it was
+          }
+          throw e;
+        } finally {
+          run(st, RESTORE);
+        }
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      }
+    }
+  }
+
+  /**
+   * H2: the claim statements run with {@code LOCK_TIMEOUT 0}, so that meeting another transaction's
+   * uncommitted row fails at once (SQLState {@code HYT00}); the session's own timeout is put back right
+   * after. No hash is involved.
+   */
+  static final class H2 extends NoWaitClaim {
+    private static final String READ = "SELECT LOCK_TIMEOUT()";
+
+    H2(Dialect dialect) {
+      super(dialect);
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      try (Statement st = c.createStatement()) {
+        int timeout;
+        try (ResultSet rs = st.executeQuery(READ)) {
+          rs.next();
+          timeout = rs.getInt(1);
+        }
+        run(st, "SET LOCK_TIMEOUT 0");
+        try {
+          return dialect.claim(c, r);
+        } catch (IdempotencyStoreException e) {
+          if ("HYT00".equals(sqlState(e))) {
+            return BUSY;
+          }
+          throw e;
+        } finally {
+          run(st, "SET LOCK_TIMEOUT " + timeout);
+        }
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      }
+    }
+  }
+
+  private static void run(Statement st, String sql) {
+    try {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw NamedSql.failure(e, sql);
+    }
+  }
+
+  static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        return s.getSQLState();
+      }
+    }
+    return null;
+  }
+
+  private static int errorCode(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getErrorCode() != 0) {
+        return s.getErrorCode();
+      }
+    }
+    return 0;
+  }
+}
