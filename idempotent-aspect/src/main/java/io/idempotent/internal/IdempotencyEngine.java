@@ -276,7 +276,7 @@ public final class IdempotencyEngine {
   private ClaimResult claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
-      return store.claim(key, fingerprint, owner, lease);
+      return store.claimForCall(key, fingerprint, owner, lease);
     } catch (IdempotencyConfigurationException e) {
       throw e; // the store refuses how it is called (a thread with no transaction to join), not failed
     } catch (RuntimeException e) {

@@ -224,9 +224,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     Dialect.ClaimRequest request = new Dialect.ClaimRequest(
         KEY_RULES.requireAccepted(key), key, fingerprint, owner, micros(lease));
-    if (scoped != null) {
-      return scoped.claim(request);
-    }
     if (mode == TransactionMode.JOINED) {
       CallerTransactions.Transaction joined = transactions.current(); // refuses an ambiguous thread first
       if (joined != null && joined.isJoined(request.storedKey())) {
@@ -254,6 +251,20 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
         throw new IllegalStateException("The claim did not settle after " + attempt + " attempts under contention");
       }
     }
+  }
+
+  /**
+   * In the transaction-scoped modes, claims in the transaction that the call's outcome then commits (see
+   * {@link TransactionMode#TRANSACTION_SCOPED}); otherwise as {@link #claim}, which in every mode commits at
+   * once (one-time tokens claim that way).
+   */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    if (scoped == null) {
+      return claim(key, fingerprint, owner, lease);
+    }
+    return scoped.claim(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+        micros(lease)));
   }
 
   @Override

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -103,6 +104,7 @@ class TransactionScopedModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a duplicate that waited for the row lock would hang
   void scoped_duplicateWhileRunning_isAnsweredAtOnce_throwSkipAndWait(TestDatabase db) throws Exception {
     prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build();
@@ -279,6 +281,7 @@ class TransactionScopedModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void joinedScoped_duplicateInAnotherTransaction_isAnsweredAtOnce_andThenReplays(TestDatabase db) throws Exception {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED_TRANSACTION_SCOPED).build();
