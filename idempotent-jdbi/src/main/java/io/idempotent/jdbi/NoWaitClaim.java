@@ -15,8 +15,8 @@ import java.sql.Statement;
  * transaction that it leaves open. Another call of the same key may hold its claim row uncommitted, locked,
  * for as long as its method runs; a claim that waited for that lock would hold its connection (and, joined,
  * its caller's transaction) all that time. So the running claim is found without waiting, and reported as
- * {@link #BUSY}. Whatever the non-blocking step lets through, the dialect's own claim statement still
- * decides who holds the key: a lock on a hash can only make a call wait or be refused, never run twice.
+ * {@link #BUSY}. Whatever the non-blocking step lets through, the claim statement's insert still decides
+ * who holds the key: a lock on a hash can only make a call wait or be refused, never run twice.
  * Stateless after construction and thread-safe.
  */
 abstract class NoWaitClaim {
@@ -56,35 +56,76 @@ abstract class NoWaitClaim {
 
   /**
    * PostgreSQL: {@code pg_try_advisory_xact_lock} on a 64-bit hash of the table and the stored key, taken
-   * before the insert and held until the transaction ends. Every transaction-scoped claim of a key takes
-   * the same lock first, so a claim that gets it meets no uncommitted row of its key but one its own
-   * transaction wrote (a second call in a joined transaction, which the claim statement answers from that
-   * row). Keys sharing a hash, or an application's own advisory lock on the same number, only make a call
-   * wait or be refused.
+   * in the claim statement before its insert and held until the transaction ends. Every transaction-scoped
+   * claim of a key takes the same lock first, so a claim that gets it meets no uncommitted row of its key
+   * but one its own transaction wrote (a second call in a joined transaction, which the statement answers
+   * from that row). The insert, its {@code ON CONFLICT} and the read of the live row are those of
+   * {@link PostgresDialect}'s claim, and they decide: keys sharing a hash, or an application's own advisory
+   * lock on the same number, only make a call wait or be refused.
    */
   static final class Postgres extends NoWaitClaim {
-    private static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
     private static final String HELD = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
         + " AND classid = CAST(CAST(? AS bigint) AS oid) AND objid = CAST(CAST(? AS bigint) AS oid)"
         + " AND objsubid = 1 AND granted)";
+    /**
+     * The lock and the claim in one statement (one round trip): the dialect's claim, with its insert made
+     * only when the lock was granted, and a third answer, {@code busy}, when it was not and no live row is
+     * committed. The live-row test is a one-time filter evaluated before the lock is asked for, so a
+     * replay takes no lock at all.
+     */
+    private final NamedSql claimSql;
 
     Postgres(Dialect dialect) {
       super(dialect);
+      String t = dialect.table.qualified();
+      String live = "SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + dialect.now();
+      String nulls = String.join(", ", java.util.Collections.nCopies(
+          StoredRow.COLUMNS.split(",").length, "NULL")) + ", NULL";
+      claimSql = NamedSql.of("WITH lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got),"
+          + " claimed AS ("
+          + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
+          + " lease_until, expires_at, created_at)"
+          + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + dialect.deadline("lease") + ", "
+          + dialect.deadline("lease") + ", " + dialect.now() + " FROM lock"
+          + " WHERE NOT EXISTS (" + live + ") AND lock.got"
+          + " ON CONFLICT (idempotency_key) DO UPDATE SET"
+          + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
+          + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"
+          + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
+          + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
+          + " WHERE r.expires_at <= " + dialect.now()
+          + " RETURNING 'claimed' AS answer, " + dialect.rowColumns
+          + ")"
+          + " SELECT * FROM claimed"
+          + " UNION ALL"
+          + " SELECT 'live' AS answer, " + dialect.rowColumns + " FROM " + t
+          + " WHERE idempotency_key = :key AND expires_at > " + dialect.now()
+          + " AND NOT EXISTS (SELECT 1 FROM claimed)"
+          + " UNION ALL"
+          + " SELECT 'busy' AS answer, " + nulls + " FROM lock"
+          + " WHERE NOT EXISTS (" + live + ") AND NOT lock.got");
     }
 
     @Override
     Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
-      boolean locked;
-      try (PreparedStatement ps = c.prepareStatement(TRY_LOCK)) {
-        ps.setLong(1, lockKey(r.storedKey()));
+      try (PreparedStatement ps = claimSql.prepare(c)) {
+        claimSql.set(ps, "lock", lockKey(r.storedKey()));
+        Dialect.bindClaim(claimSql, ps, r);
         try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          locked = rs.getBoolean(1);
+          if (!rs.next()) {
+            return null; // a concurrent commit hid the row from this statement's snapshot: repeat
+          }
+          String answer = rs.getString(1);
+          if (answer.equals("busy")) {
+            return BUSY;
+          }
+          StoredRow row = StoredRow.read(rs, 2);
+          return answer.equals("claimed") ? new Dialect.Claim(true, row.takenOver(), null)
+              : new Dialect.Claim(false, false, row.toRecord(r.key()));
         }
       } catch (SQLException e) {
-        throw NamedSql.failure(e, TRY_LOCK);
+        throw claimSql.failure(e);
       }
-      return locked ? dialect.claim(c, r) : BUSY;
     }
 
     @Override

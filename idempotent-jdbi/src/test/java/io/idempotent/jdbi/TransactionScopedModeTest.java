@@ -380,6 +380,86 @@ class TransactionScopedModeTest {
     }
   }
 
+  /** The contrast: joined mode claims on a second connection of the pool its caller's transaction holds one of. */
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joined_fewerConnectionsThanThreads_stallsUntilThePoolsConnectionTimeout(TestDatabase db) throws Exception {
+    prepare(db);
+    int connections = 4;
+    int threads = 8;
+    try (HikariDataSource small = db.newPool(connections, "joined-stall", hc -> hc.setConnectionTimeout(1_000))) {
+      Jdbi jdbi = Jdbi.create(small);
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).transactionMode(TransactionMode.JOINED).build();
+      Idempotency idempotency = on(store);
+      AtomicInteger runs = new AtomicInteger();
+      CountDownLatch inside = new CountDownLatch(connections);
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<Throwable>> ended = new ArrayList<>();
+      try {
+        for (int t = 0; t < threads; t++) {
+          ended.add(pool.submit(() -> {
+            try {
+              jdbi.useTransaction(h -> {
+                inside.countDown();
+                inside.await(5, TimeUnit.SECONDS);
+                create(idempotency, h, "order-" + UUID.randomUUID(), runs);
+              });
+              return null;
+            } catch (RuntimeException e) {
+              return e;
+            }
+          }));
+        }
+        List<Throwable> failures = new ArrayList<>();
+        for (Future<Throwable> f : ended) {
+          Throwable t = f.get(60, TimeUnit.SECONDS);
+          if (t != null) {
+            failures.add(t);
+          }
+        }
+        assertThat(failures).as("claims that found no second connection in time")
+            .anySatisfy(t -> assertThat(t).isInstanceOf(io.idempotent.IdempotencyStoreException.class));
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  /**
+   * PostgreSQL finds a running claim by an advisory lock on a 64-bit hash of the key: another holder of that
+   * number (a key sharing the hash, or the application's own lock) makes a call be refused or wait, and the
+   * call runs once the number is free.
+   */
+  @Test
+  void postgres_aKeyWhoseLockNumberIsHeldElsewhere_isRefusedOrWaits_andRunsOnceItIsFree() throws Exception {
+    TestDatabase db = TestDatabase.POSTGRES;
+    prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build();
+    Idempotency idempotency = on(store);
+    String key = "k-" + UUID.randomUUID();
+    long number = new NoWaitClaim.Postgres(Dialect.of(SqlDialect.POSTGRESQL, TableName.of(SchemaScript.DEFAULT_TABLE),
+        false)).lockKey(storedKey(key));
+    AtomicInteger runs = new AtomicInteger();
+    try (Connection other = db.connect()) {
+      other.setAutoCommit(false);
+      try (PreparedStatement ps = other.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+        ps.setLong(1, number);
+        ps.execute();
+      }
+      assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).run(() -> "ran " + runs.incrementAndGet()))
+          .isInstanceOf(IdempotencyInProgressException.class);
+      long t0 = System.nanoTime();
+      assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).onInProgress(OnInProgress.WAIT)
+          .waitTimeout(Duration.ofMillis(300)).run(() -> "ran " + runs.incrementAndGet()))
+          .isInstanceOf(IdempotencyInProgressException.class);
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+      assertThat(runs).hasValue(0);
+      other.rollback();
+    }
+    assertThat(idempotency.call(NAME, String.class).key(key).run(() -> "ran " + runs.incrementAndGet()))
+        .isEqualTo("ran 1");
+  }
+
   @Test
   void scoped_isRefusedWithRelaxedClaimDurability() {
     TestDatabase.POSTGRES.requireReachable();
