@@ -100,53 +100,74 @@ class TransactionScopedCrashTest {
   }
 
   @Test
-  void databaseCrashedAndRestartedMidMethod_leavesNothingBehind_andTheRetryRunsAtOnce() throws Exception {
+  void postgresCrashedAndRestartedMidMethod_leavesNothingBehind_andTheRetryRunsAtOnce() throws Exception {
     LongTests.require();
     try (ScratchPostgres pg = ScratchPostgres.start(); HikariDataSource pool = pg.pool("scoped-restart")) {
-      Jdbi jdbi = Jdbi.create(pool);
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi)
-          .transactionMode(TransactionMode.JOINED_TRANSACTION_SCOPED).createSchema(true).build();
-      jdbi.useHandle(h -> h.execute("CREATE TABLE " + LEDGER + " (id VARCHAR(100) PRIMARY KEY, writer VARCHAR(20))"));
-      Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).defaultLease(LEASE).build());
-      String key = "restart-" + UUID.randomUUID();
-      CountDownLatch running = new CountDownLatch(1);
-      CountDownLatch resume = new CountDownLatch(1);
-      ExecutorService thread = Executors.newSingleThreadExecutor();
-      try {
-        Future<String> first = thread.submit(() -> jdbi.inTransaction(h -> idempotency.call(NAME, String.class)
-            .key(key).run(() -> {
-              h.execute("INSERT INTO " + LEDGER + " (id, writer) VALUES (?, 'first')", key);
-              running.countDown();
-              resume.await();
-              return "first";
-            })));
-        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+      crashedAndRestartedMidMethod(pool, () -> {
         pg.crash();
         pg.startServer(); // crash recovery: the open transaction never committed
-        resume.countDown();
-        assertThatThrownBy(() -> first.get(60, TimeUnit.SECONDS)).as("the first call's transaction is lost")
-            .isInstanceOf(java.util.concurrent.ExecutionException.class);
-      } finally {
-        resume.countDown();
-        thread.shutdownNow();
-      }
-      long restartedAt = System.nanoTime();
-      CallResult<String> retried = null;
-      while (retried == null) {
-        try {
-          retried = jdbi.inTransaction(h -> call(idempotency, h, key, TransactionMode.JOINED_TRANSACTION_SCOPED));
-        } catch (RuntimeException e) {
-          // the pool may hand out a connection that died with the server once
-          assertThat(Duration.ofNanos(System.nanoTime() - restartedAt)).as("the retry runs long before the lease")
-              .isLessThan(Duration.ofSeconds(30));
-          Thread.sleep(100);
-        }
-      }
-      assertThat(retried.outcome()).isEqualTo(CallOutcome.EXECUTED);
-      List<String> writers = jdbi.withHandle(h -> h.createQuery("SELECT writer FROM " + LEDGER + " WHERE id = :id")
-          .bind("id", key).mapTo(String.class).list());
-      assertThat(writers).as("the first call's write died with its claim").containsExactly("survivor");
+      });
     }
+  }
+
+  @Test
+  void mariaDbCrashedAndRestartedMidMethod_leavesNothingBehind_andTheRetryRunsAtOnce() throws Exception {
+    LongTests.require();
+    try (ScratchMariaDb db = ScratchMariaDb.start(); HikariDataSource pool = db.pool("scoped-restart")) {
+      crashedAndRestartedMidMethod(pool, () -> {
+        db.crash();
+        db.startServer();
+      });
+    }
+  }
+
+  private interface Restart {
+    void run() throws Exception;
+  }
+
+  private static void crashedAndRestartedMidMethod(HikariDataSource pool, Restart crashAndRestart) throws Exception {
+    Jdbi jdbi = Jdbi.create(pool);
+    JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi)
+        .transactionMode(TransactionMode.JOINED_TRANSACTION_SCOPED).createSchema(true).build();
+    jdbi.useHandle(h -> h.execute("CREATE TABLE " + LEDGER + " (id VARCHAR(100) PRIMARY KEY, writer VARCHAR(20))"));
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).defaultLease(LEASE).build());
+    String key = "restart-" + UUID.randomUUID();
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> first = thread.submit(() -> jdbi.inTransaction(h -> idempotency.call(NAME, String.class)
+          .key(key).run(() -> {
+            h.execute("INSERT INTO " + LEDGER + " (id, writer) VALUES (?, 'first')", key);
+            running.countDown();
+            resume.await();
+            return "first";
+          })));
+      assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+      crashAndRestart.run();
+      resume.countDown();
+      assertThatThrownBy(() -> first.get(60, TimeUnit.SECONDS)).as("the first call's transaction is lost")
+          .isInstanceOf(java.util.concurrent.ExecutionException.class);
+    } finally {
+      resume.countDown();
+      thread.shutdownNow();
+    }
+    long restartedAt = System.nanoTime();
+    CallResult<String> retried = null;
+    while (retried == null) {
+      try {
+        retried = jdbi.inTransaction(h -> call(idempotency, h, key, TransactionMode.JOINED_TRANSACTION_SCOPED));
+      } catch (RuntimeException e) {
+        // the pool may hand out a connection that died with the server once
+        assertThat(Duration.ofNanos(System.nanoTime() - restartedAt)).as("the retry runs long before the lease")
+            .isLessThan(Duration.ofSeconds(30));
+        Thread.sleep(100);
+      }
+    }
+    assertThat(retried.outcome()).isEqualTo(CallOutcome.EXECUTED);
+    List<String> writers = jdbi.withHandle(h -> h.createQuery("SELECT writer FROM " + LEDGER + " WHERE id = :id")
+        .bind("id", key).mapTo(String.class).list());
+    assertThat(writers).as("the first call's write died with its claim").containsExactly("survivor");
   }
 
   private static CallResult<String> call(Idempotency idempotency, org.jdbi.v3.core.Handle h, String key,
