@@ -1,6 +1,7 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.spi.OutcomeFields;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -46,6 +47,17 @@ abstract class NoWaitClaim {
     return false;
   }
 
+  /**
+   * Writes the outcome of a claim made in a transaction of the store's own and commits that transaction,
+   * in fewer round trips than the statement and a separate {@code COMMIT} where the database allows it.
+   *
+   * @return whether the outcome was written (and committed), or null where the database has no shorter way:
+   *     the caller then runs the dialect's completion and commits
+   */
+  Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
+    return null;
+  }
+
   static NoWaitClaim of(SqlDialect sqlDialect, Dialect dialect) {
     return switch (sqlDialect) {
       case POSTGRESQL -> new Postgres(dialect);
@@ -74,10 +86,16 @@ abstract class NoWaitClaim {
      * replay takes no lock at all.
      */
     private final NamedSql claimSql;
+    private final NamedSql completeAndCommitSql;
 
     Postgres(Dialect dialect) {
       super(dialect);
       String t = dialect.table.qualified();
+      completeAndCommitSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL,"
+          + " expires_at = " + dialect.deadline("ttl") + ", completed_at = " + dialect.now() + ","
+          + " outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
+          + " failure_message = :failureMessage"
+          + " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner; COMMIT");
       String live = "SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + dialect.now();
       String nulls = String.join(", ", java.util.Collections.nCopies(
           StoredRow.COLUMNS.split(",").length, "NULL")) + ", NULL";
@@ -125,6 +143,28 @@ abstract class NoWaitClaim {
         }
       } catch (SQLException e) {
         throw claimSql.failure(e);
+      }
+    }
+
+    /**
+     * The completion and the {@code COMMIT} in one round trip: one prepared statement of two, which the
+     * driver sends together. Should the update fail, the server has aborted the transaction and the
+     * {@code COMMIT} rolls it back. The update is {@link Dialect}'s completion, fenced the same way.
+     */
+    @Override
+    Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
+      try (PreparedStatement ps = completeAndCommitSql.prepare(c)) {
+        completeAndCommitSql.set(ps, "key", storedKey);
+        completeAndCommitSql.set(ps, "owner", owner);
+        completeAndCommitSql.set(ps, "ttl", ttlMicros);
+        completeAndCommitSql.set(ps, "kind", o.kind());
+        completeAndCommitSql.set(ps, "json", o.json());
+        completeAndCommitSql.set(ps, "failureType", o.failureType());
+        completeAndCommitSql.set(ps, "failureMessage", o.failureMessage());
+        ps.execute();
+        return ps.getUpdateCount() == 1; // the claim row is this transaction's own: always 1
+      } catch (SQLException e) {
+        throw completeAndCommitSql.failure(e);
       }
     }
 

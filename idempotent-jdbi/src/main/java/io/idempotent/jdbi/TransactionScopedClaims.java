@@ -180,6 +180,11 @@ final class TransactionScopedClaims {
     RuntimeException failure = null;
     boolean ended = false;
     try {
+      Boolean done = noWait.completeAndCommit(c, storedKey, owner, columns, ttlMicros);
+      if (done != null) {
+        ended = true;
+        return done;
+      }
       int updated = dialect.complete(c, storedKey, owner, columns, ttlMicros);
       if (updated == 1) {
         c.commit();
