@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * Wraps a data source and counts the commits it sees: {@code commit()} calls, and statements executed
- * while auto-commit is on (each of which commits on its own).
+ * Wraps a data source and counts the commits it sees: {@code commit()} calls and statements that end in
+ * {@code COMMIT}, and apart from them statements executed while auto-commit is on (each of which commits on
+ * its own).
  */
 final class CommitCounter {
 
@@ -35,15 +36,20 @@ final class CommitCounter {
       if (result instanceof Statement s) {
         Class<? extends Statement> type = s instanceof java.sql.PreparedStatement
             ? java.sql.PreparedStatement.class : Statement.class;
-        return statement(type, s, c);
+        // a statement that ends its transaction itself ("…; COMMIT") commits when it runs
+        boolean commitsItself = args != null && args.length > 0 && args[0] instanceof String sql
+            && sql.trim().toUpperCase(java.util.Locale.ROOT).endsWith("; COMMIT");
+        return statement(type, s, c, commitsItself);
       }
       return result;
     });
   }
 
-  private <S extends Statement> S statement(Class<S> type, Statement s, Connection c) {
+  private <S extends Statement> S statement(Class<S> type, Statement s, Connection c, boolean commitsItself) {
     return proxy(type, type.cast(s), (m, args, result) -> result, () -> {
-      if (c.getAutoCommit()) {
+      if (commitsItself) {
+        commits.incrementAndGet();
+      } else if (c.getAutoCommit()) {
         autoCommitted.incrementAndGet();
       }
     });
