@@ -23,7 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * transaction); joined mode twice (the completion commits with the order); a relaxed claim does not
  * wait for its WAL flush. {@code businessOnly} is the transaction with no idempotency, for reference;
  * {@code camel} is the peer around the same transaction ({@code add} commits on its own, then the
- * order commits).
+ * order commits). {@code transactionScoped} keeps the claim uncommitted in a transaction of the store's own
+ * that commits with the outcome (two commits with the order's); {@code joinedTransactionScoped} writes the
+ * claim and the outcome in the order's transaction (one commit).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,7 +37,7 @@ public class CommitCostBenchmark {
 
   /** How the store commits. */
   public enum Mode {
-    businessOnly, independent, joined, relaxed, relaxedJoined, camel
+    businessOnly, independent, joined, relaxed, relaxedJoined, camel, transactionScoped, joinedTransactionScoped
   }
 
   @Param
@@ -50,12 +52,18 @@ public class CommitCostBenchmark {
   public void setUp() {
     rig = new SqlRig(BenchDatabase.postgres, 4);
     rig.createOrdersTable();
-    boolean joined = mode == Mode.joined || mode == Mode.relaxedJoined;
+    boolean joined = mode == Mode.joined || mode == Mode.relaxedJoined || mode == Mode.joinedTransactionScoped;
     boolean relaxed = mode == Mode.relaxed || mode == Mode.relaxedJoined;
     rig.createCamelTable();
     camel = new CamelPeer(rig.pool, "bench.place");
+    TransactionMode transactionMode = switch (mode) {
+      case joined, relaxedJoined -> TransactionMode.JOINED;
+      case transactionScoped -> TransactionMode.TRANSACTION_SCOPED;
+      case joinedTransactionScoped -> TransactionMode.JOINED_TRANSACTION_SCOPED;
+      default -> TransactionMode.INDEPENDENT;
+    };
     Idempotency.install(IdempotencyConfig.builder().store((joined ? rig.joinedStoreBuilder() : rig.storeBuilder())
-        .transactionMode(joined ? TransactionMode.JOINED : TransactionMode.INDEPENDENT)
+        .transactionMode(transactionMode)
         .relaxedClaimDurability(relaxed)
         .build()).build());
   }

@@ -148,6 +148,9 @@ public final class ResultsTable {
             bench, "db=" + db + ",impl=minimalFloor", null, 0, 0);
         row("2 SQL " + db, m + ": minimal two-commit floor / Camel", bench, "db=" + db + ",impl=minimalFloor",
             bench, "db=" + db + ",impl=camel", null, 0, 0);
+        row("2 SQL " + db, m + ": transaction-scoped @Idempotent / Camel "
+            + (m.equals("replay") ? "contains" : "add + confirm"), bench, "db=" + db + ",impl=transactionScoped",
+            bench, "db=" + db + ",impl=camel", m.equals("firstCall") && db.equals("postgres") ? "≤" : null, 0.9, 0);
       }
     }
     String cc = "CommitCostBenchmark.firstCall";
@@ -157,7 +160,14 @@ public final class ResultsTable {
         null, 0, 0);
     row("3 commit cost", "business transaction alone / independent", cc, "mode=businessOnly", cc,
         "mode=independent", null, 0, 0);
-    for (String mode : new String[] {"independent", "joined", "relaxed", "relaxedJoined"}) {
+    row("3 commit cost", "joined transaction-scoped / business transaction alone", cc,
+        "mode=joinedTransactionScoped", cc, "mode=businessOnly", "≤", 1.3, 0);
+    row("3 commit cost", "joined / business transaction alone", cc, "mode=joined", cc, "mode=businessOnly", null,
+        0, 0);
+    row("3 commit cost", "transaction-scoped / independent", cc, "mode=transactionScoped", cc, "mode=independent",
+        null, 0, 0);
+    for (String mode : new String[] {"independent", "joined", "relaxed", "relaxedJoined", "transactionScoped",
+        "joinedTransactionScoped"}) {
       row("3 commit cost", mode + " / Camel add + confirm around the same transaction", cc, "mode=" + mode, cc,
           "mode=camel", null, 0, 0);
     }

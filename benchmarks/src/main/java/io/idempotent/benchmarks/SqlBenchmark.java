@@ -3,6 +3,7 @@ package io.idempotent.benchmarks;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.jdbi.TransactionMode;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,7 +34,9 @@ public class SqlBenchmark {
 
   /** The implementations compared. */
   public enum Impl {
-    idempotent, handWritten, minimalFloor, camel
+    idempotent, handWritten, minimalFloor, camel,
+    /** {@code @Idempotent} on the table store in {@link TransactionMode#TRANSACTION_SCOPED} mode. */
+    transactionScoped
   }
 
   @Param
@@ -54,7 +57,9 @@ public class SqlBenchmark {
   @Setup
   public void setUp(BenchmarkParams params) {
     rig = new SqlRig(db, 4);
-    JdbiIdempotencyStore store = rig.storeBuilder().build();
+    JdbiIdempotencyStore store = rig.storeBuilder()
+        .transactionMode(impl == Impl.transactionScoped ? TransactionMode.TRANSACTION_SCOPED : TransactionMode.INDEPENDENT)
+        .build();
     Idempotency.install(IdempotencyConfig.builder().store(store).build());
     handWritten = new HandWrittenJdbc(rig.pool, db, SqlRig.RECORDS);
     rig.createCamelTable();
@@ -83,7 +88,7 @@ public class SqlBenchmark {
 
   private Object first(String key) {
     return switch (impl) {
-      case idempotent -> charges.charge(key, 1999);
+      case idempotent, transactionScoped -> charges.charge(key, 1999);
       case handWritten -> handWritten.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case minimalFloor -> minimalFloor.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case camel -> camel.first(key, () -> charges.plain(key, 1999));
@@ -100,7 +105,7 @@ public class SqlBenchmark {
   public Object replay() {
     String key = keys.replay();
     return switch (impl) {
-      case idempotent -> charges.charge(key, 1999);
+      case idempotent, transactionScoped -> charges.charge(key, 1999);
       case handWritten -> handWritten.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case minimalFloor -> minimalFloor.call(Charges.CHARGE, key, 1999, () -> charges.plain(key, 1999));
       case camel -> camel.duplicate(key);

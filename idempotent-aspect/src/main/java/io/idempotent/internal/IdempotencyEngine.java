@@ -2,6 +2,7 @@ package io.idempotent.internal;
 
 import io.idempotent.CallOutcome;
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
@@ -285,7 +286,9 @@ public final class IdempotencyEngine {
   private ClaimResult claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
-      return store.claim(key, fingerprint, owner, lease);
+      return store.claimForCall(key, fingerprint, owner, lease);
+    } catch (IdempotencyConfigurationException e) {
+      throw e; // the store refuses how it is called (a thread with no transaction to join), not failed
     } catch (RuntimeException e) {
       emit(Type.STORE_ERROR, plan, key, e);
       throw new IdempotencyStoreException(

@@ -94,6 +94,16 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+    return claim(key, fingerprint, owner, lease, false);
+  }
+
+  /** As {@link #claim}; the far store claims with {@link IdempotencyStore#claimForCall} too. */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    return claim(key, fingerprint, owner, lease, true);
+  }
+
+  private ClaimResult claim(String key, String fingerprint, String owner, Duration lease, boolean forCall) {
     IdempotencyRecord cached = nearCompleted(key);
     if (cached != null) {
       return ClaimResult.existing(cached);
@@ -103,7 +113,8 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     if (local != null && local.liveAt(now)) {
       return ClaimResult.existing(IdempotencyRecord.inProgress(key, local.fingerprint, local.owner));
     }
-    ClaimResult result = far.claim(key, fingerprint, owner, lease);
+    ClaimResult result = forCall ? far.claimForCall(key, fingerprint, owner, lease)
+        : far.claim(key, fingerprint, owner, lease);
     if (result.claimed()) {
       inFlight.put(key, new InFlight(owner, fingerprint, deadline(now, lease), new CompletableFuture<>()));
       sweepIfLarge(now);

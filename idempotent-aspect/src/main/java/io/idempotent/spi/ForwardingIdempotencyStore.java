@@ -44,6 +44,17 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
     return delegate.claim(key, fingerprint, owner, lease);
   }
 
+  /**
+   * Claims through {@link #claim}, so that a decorator overriding {@code claim} sees every claim; the
+   * wrapped store then claims as {@link #claim} does, committed at once. A decorator that must keep the
+   * wrapped store's claims for a call (the table store's transaction-scoped modes) overrides this method to
+   * pass it on to {@code delegate().claimForCall}.
+   */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    return claim(key, fingerprint, owner, lease);
+  }
+
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return delegate.complete(key, owner, outcome, ttl);

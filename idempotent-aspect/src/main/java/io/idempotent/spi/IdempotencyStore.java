@@ -32,6 +32,17 @@ public interface IdempotencyStore extends AutoCloseable {
   ClaimResult claim(String key, String fingerprint, String owner, Duration lease);
 
   /**
+   * Claims {@code key} as {@link #claim} does, for a method call that the calling thread runs next and
+   * ends with {@link #complete}, {@link #completeDetached} or {@link #release} under the same owner: the
+   * engine claims through this method, one-time tokens (whose claims must be visible at once) through
+   * {@link #claim}. A store may keep such a claim uncommitted in a transaction that the call's outcome then
+   * commits (the table store's transaction-scoped modes); the default claims as {@link #claim} does.
+   */
+  default ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    return claim(key, fingerprint, owner, lease);
+  }
+
+  /**
    * Marks the record COMPLETED with {@code outcome}, kept for {@code ttl}, if and only if {@code owner}
    * still holds the claim (fencing).
    *

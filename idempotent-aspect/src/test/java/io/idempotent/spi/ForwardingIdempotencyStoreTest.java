@@ -100,7 +100,9 @@ class ForwardingIdempotencyStoreTest {
       int before = received.size();
       Object returned = m.invoke(forwarding, args);
       assertThat(received).as(m.getName()).hasSize(before + 1);
-      assertThat(received.get(before)).isEqualTo(new Call(m.getName(), Arrays.asList(args)));
+      // claimForCall claims through claim, which decorators override
+      String reached = m.getName().equals("claimForCall") ? "claim" : m.getName();
+      assertThat(received.get(before)).isEqualTo(new Call(reached, Arrays.asList(args)));
       if (m.getReturnType().isPrimitive()) {
         assertThat(returned).as("what %s returned", m.getName()).isEqualTo(answers.get(before));
       } else {

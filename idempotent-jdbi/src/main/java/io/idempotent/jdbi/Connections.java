@@ -23,6 +23,17 @@ abstract class Connections {
   /** Runs {@code work} on a connection of its own and commits it (or rolls it back) before returning. */
   abstract <R> R run(Work<R> work);
 
+  /** A connection kept across several calls of the store (a transaction-scoped claim); closing gives it back. */
+  interface Held extends AutoCloseable {
+    Connection connection();
+
+    @Override
+    void close();
+  }
+
+  /** Borrows a connection that the caller keeps until it closes the returned {@link Held}. */
+  abstract Held hold();
+
   static Connections of(DataSource dataSource) {
     return new Connections() {
       @Override
@@ -32,6 +43,31 @@ abstract class Connections {
         } catch (SQLException e) {
           throw failure(e);
         }
+      }
+
+      @Override
+      Held hold() {
+        Connection c;
+        try {
+          c = dataSource.getConnection();
+        } catch (SQLException e) {
+          throw failure(e);
+        }
+        return new Held() {
+          @Override
+          public Connection connection() {
+            return c;
+          }
+
+          @Override
+          public void close() {
+            try {
+              c.close();
+            } catch (SQLException e) {
+              throw failure(e);
+            }
+          }
+        };
       }
     };
   }
@@ -47,6 +83,22 @@ abstract class Connections {
         } catch (SQLException e) {
           throw failure(e);
         }
+      }
+
+      @Override
+      Held hold() {
+        Handle h = jdbi.open();
+        return new Held() {
+          @Override
+          public Connection connection() {
+            return h.getConnection();
+          }
+
+          @Override
+          public void close() {
+            h.close();
+          }
+        };
       }
     };
   }
@@ -69,7 +121,7 @@ abstract class Connections {
     }
   }
 
-  private static IdempotencyStoreException failure(SQLException e) {
+  static IdempotencyStoreException failure(SQLException e) {
     return new IdempotencyStoreException("An SQL statement of the idempotency store failed (SQLState "
         + e.getSQLState() + ")", e);
   }

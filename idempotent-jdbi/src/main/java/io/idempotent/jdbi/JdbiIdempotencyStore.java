@@ -75,8 +75,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final TransactionMode mode;
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
-  /** In {@link TransactionMode#JOINED} mode, finds the caller's transaction; null otherwise. */
+  /** In the modes that join the caller's transaction, finds it; null otherwise. */
   private final CallerTransactions transactions;
+  /** In the transaction-scoped modes, the claims whose transaction is open; null otherwise. */
+  private final TransactionScopedClaims scoped;
   /** In {@link TransactionMode#JOINED} mode, whether a call with no transaction to join is refused. */
   private final boolean requireTransaction;
   private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
@@ -89,9 +91,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
-    this.transactions = mode != TransactionMode.JOINED ? null
+    this.transactions = !mode.joinsCaller() ? null
         : b.callerTransactions != null ? b.callerTransactions : JoinedTransactions.on(jdbi);
     this.requireTransaction = b.requireTransaction;
+    this.scoped = !mode.transactionScoped() ? null : new TransactionScopedClaims(
+        connections, dialect, NoWaitClaim.of(sqlDialect, dialect), transactions, requireTransaction);
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -258,9 +262,23 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
+  /**
+   * In the transaction-scoped modes, claims in the transaction that the call's outcome then commits (see
+   * {@link TransactionMode#TRANSACTION_SCOPED}); otherwise as {@link #claim}, which in every mode commits at
+   * once (one-time tokens claim that way).
+   */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    if (scoped == null) {
+      return claim(key, fingerprint, owner, lease);
+    }
+    return scoped.claim(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+        micros(lease)));
+  }
+
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, mode == TransactionMode.JOINED);
+    return complete(key, owner, outcome, ttl, mode.joinsCaller());
   }
 
   /**
@@ -276,6 +294,13 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
     String storedKey = KEY_RULES.requireAccepted(key);
     long ttlMicros = micros(ttl);
+    if (scoped != null) {
+      Boolean done = scoped.complete(storedKey, owner, columns, ttlMicros, !join);
+      if (done != null) {
+        return done;
+      }
+      join = false; // the claim's transaction has ended (or was never this store's): the row is committed
+    }
     if (join) {
       CallerTransactions.Transaction h;
       try {
@@ -386,18 +411,30 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public boolean release(String key, String owner) {
     String storedKey = KEY_RULES.requireAccepted(key);
+    if (scoped != null) {
+      Boolean released = scoped.release(storedKey, owner);
+      if (released != null) {
+        return released;
+      }
+    }
     return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     String storedKey = KEY_RULES.requireAccepted(key);
+    if (scoped != null && scoped.renew(owner) != null) {
+      return true;
+    }
     return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
     String storedKey = KEY_RULES.requireAccepted(key);
+    if (scoped != null) {
+      return scoped.find(storedKey, key);
+    }
     StoredRow row = repeating(c -> dialect.find(c, storedKey));
     return Optional.ofNullable(row).map(r -> r.toRecord(key));
   }
@@ -418,7 +455,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   @Override
   public void afterCommit(Runnable action) {
-    if (mode == TransactionMode.JOINED) {
+    if (mode.joinsCaller()) {
       // the same lookup as complete()
       CallerTransactions.Transaction joined = transactions.current();
       if (joined != null) {
@@ -535,20 +572,25 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return this;
     }
 
-    /** {@link TransactionMode#INDEPENDENT} (default) or {@link TransactionMode#JOINED}. */
+    /**
+     * {@link TransactionMode#INDEPENDENT} (default), {@link TransactionMode#JOINED},
+     * {@link TransactionMode#TRANSACTION_SCOPED} or {@link TransactionMode#JOINED_TRANSACTION_SCOPED}.
+     */
     public Builder transactionMode(TransactionMode mode) {
       this.mode = Objects.requireNonNull(mode, "mode");
       return this;
     }
 
     /**
-     * Where a {@link TransactionMode#JOINED} store finds its caller's transaction (and sets the mode to
-     * JOINED): for transactions that another framework manages on the store's database, such as Spring's.
+     * Where a store that joins its caller's transaction finds it (and sets the mode to JOINED, unless it is
+     * {@link TransactionMode#JOINED_TRANSACTION_SCOPED} already): for transactions that another framework manages on the store's database, such as Spring's.
      * By default the store watches its {@code Jdbi}'s handles.
      */
     public Builder callerTransactions(CallerTransactions transactions) {
       this.callerTransactions = Objects.requireNonNull(transactions, "transactions");
-      this.mode = TransactionMode.JOINED;
+      if (!mode.joinsCaller()) {
+        this.mode = TransactionMode.JOINED;
+      }
       return this;
     }
 
@@ -598,6 +640,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
     public JdbiIdempotencyStore build() {
       SqlDialect d = dialect != null ? dialect : detect();
+      if (relaxedClaimDurability && mode.transactionScoped()) {
+        throw new IllegalStateException("Relaxed claim durability does not apply to " + mode + " mode: the"
+            + " claim commits with the outcome, and the outcome's commit stays durable");
+      }
       if (relaxedClaimDurability && d != SqlDialect.POSTGRESQL) {
         throw new IllegalStateException("Relaxed claim durability needs PostgreSQL (synchronous_commit); the"
             + " database is " + d);

@@ -28,20 +28,58 @@ public enum TransactionMode {
    * is refused too. A {@code CompletionStage} result that completes after the call returned is recorded as
    * {@link #INDEPENDENT} does.
    */
-  JOINED;
+  JOINED,
+  /**
+   * The claim row is inserted in a transaction the store opens for the call, and stays uncommitted,
+   * row-locked, while the method runs; the outcome is written in the same transaction, which then commits
+   * once. A crash of the application or of the database before that commit leaves nothing behind, so a
+   * retry runs the method again at once; the claim needs no lease renewal while it is open. The call
+   * holds one connection from claim to commit. A duplicate finds the running claim without waiting for its
+   * row lock (PostgreSQL: a transaction-scoped advisory lock on a 64-bit hash of the key, taken before the
+   * insert; MariaDB: the insert does not wait for a lock; H2: nor does it there) and is answered at once as
+   * in progress: THROW throws, SKIP skips, WAIT polls without holding a connection. Two keys sharing a
+   * hash may only make a call wait or be refused; the row written after the lock still decides who runs.
+   * For short methods whose effects are in the database only. A {@code CompletionStage} result keeps the
+   * transaction (and its connection) open until it completes. Not combinable with relaxed claim durability.
+   */
+  TRANSACTION_SCOPED,
+  /**
+   * As {@link #TRANSACTION_SCOPED}, but the claim row is inserted in the transaction the calling thread
+   * has open (found as in {@link #JOINED}), and the outcome with it: the caller's business writes, the
+   * claim and the outcome commit once, together, or not at all. The store takes no connection of its own
+   * for the call. A rollback, or a crash before the commit, leaves neither the writes nor the claim. A
+   * method that throws a declared final failure has that failure written in the caller's transaction too
+   * (a claim on another connection would wait for the caller's own row lock), so it is kept only if that
+   * transaction commits. A call with no transaction to join is refused before the method runs, unless
+   * the store was built with {@link JdbiIdempotencyStore.Builder#requireTransaction requireTransaction(false)},
+   * which records such calls as {@link #TRANSACTION_SCOPED} does.
+   */
+  JOINED_TRANSACTION_SCOPED;
+
+  /** Whether the outcome is written in the caller's transaction. */
+  boolean joinsCaller() {
+    return this == JOINED || this == JOINED_TRANSACTION_SCOPED;
+  }
+
+  /** Whether the claim row stays uncommitted in the transaction that records the outcome. */
+  boolean transactionScoped() {
+    return this == TRANSACTION_SCOPED || this == JOINED_TRANSACTION_SCOPED;
+  }
 
   /**
-   * The mode a property value names ({@code independent} or {@code joined}, in any case), as
+   * The mode a property value names ({@code independent}, {@code joined}, {@code transaction-scoped} or
+   * {@code joined-transaction-scoped}, in any case, with hyphens or underscores), as
    * {@code idempotent.jdbi.mode} gives it.
    *
    * @throws IdempotencyConfigurationException naming the property and the values it takes
    */
   public static TransactionMode ofProperty(String value) {
     try {
-      return valueOf(value.trim().toUpperCase(Locale.ROOT));
+      return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
       throw new IdempotencyConfigurationException(
-          "Property idempotent.jdbi.mode is '" + value + "'; expected independent or joined");
+          "Property idempotent.jdbi.mode is '" + value + "'; expected independent, joined,"
+          + " transaction-scoped or joined-transaction-scoped");
     }
   }
 }

@@ -119,7 +119,7 @@ class JdbiStoreProviderTest {
         .hasMessageNotContaining("DROP");
     assertThatThrownBy(() -> provider.create(settings(Map.of("url", url, "mode", "sometimes"))))
         .isInstanceOf(IdempotencyConfigurationException.class)
-        .hasMessageContaining("independent or joined");
+        .hasMessageContaining("joined, transaction-scoped or joined-transaction-scoped");
     assertThatThrownBy(() -> provider.create(settings(Map.of("url", url, "pool-size", "0"))))
         .isInstanceOf(IdempotencyConfigurationException.class);
     assertThatThrownBy(() -> provider.create(settings(Map.of("url", url, "create-schema", "maybe"))))

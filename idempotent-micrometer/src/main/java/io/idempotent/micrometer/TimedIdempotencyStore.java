@@ -74,6 +74,20 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
     }
   }
 
+  /** Timed as a claim, like {@link #claim}. */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+    long start = clock.monotonicTime();
+    try {
+      ClaimResult result = delegate().claimForCall(key, fingerprint, owner, lease);
+      succeeded(claim, start);
+      return result;
+    } catch (RuntimeException | Error e) {
+      failed("claim", start);
+      throw e;
+    }
+  }
+
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     long start = clock.monotonicTime();

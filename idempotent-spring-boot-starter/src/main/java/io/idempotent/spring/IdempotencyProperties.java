@@ -121,8 +121,10 @@ public class IdempotencyProperties {
     private String table = "idempotency_record";
 
     /**
-     * independent (the store commits each record on its own) or joined (the outcome is written in the
-     * caller's Spring-managed transaction and commits or rolls back with it).
+     * independent (the store commits each record on its own), joined (the outcome is written in the
+     * caller's Spring-managed transaction and commits or rolls back with it), transaction-scoped (the claim
+     * stays uncommitted in a transaction of the store's own that commits with the outcome) or
+     * joined-transaction-scoped (claim and outcome are written in the caller's Spring-managed transaction).
      */
     private String mode = "independent";
 

@@ -36,7 +36,9 @@ final class StoreConfigurations {
       JdbiIdempotencyStore.Builder b = JdbiIdempotencyStore.builder(dataSource)
           .table(p.getTable())
           .createSchema(p.isCreateSchema());
-      if (TransactionMode.ofProperty(p.getMode()) == TransactionMode.JOINED) {
+      TransactionMode mode = TransactionMode.ofProperty(p.getMode());
+      b.transactionMode(mode);
+      if (mode == TransactionMode.JOINED || mode == TransactionMode.JOINED_TRANSACTION_SCOPED) {
         b.callerTransactions(SpringTransactions.on(dataSource)).requireTransaction(p.isRequireTransaction());
       }
       return b.build();

@@ -1,0 +1,302 @@
+package io.idempotent.jdbi;
+
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.spi.OutcomeFields;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The claim of a transaction-scoped call ({@link TransactionMode#TRANSACTION_SCOPED}), made inside an open
+ * transaction that it leaves open. Another call of the same key may hold its claim row uncommitted, locked,
+ * for as long as its method runs; a claim that waited for that lock would hold its connection (and, joined,
+ * its caller's transaction) all that time. So the running claim is found without waiting, and reported as
+ * {@link #BUSY}. Whatever the non-blocking step lets through, the claim statement's insert still decides
+ * who holds the key: a lock on a hash can only make a call wait or be refused, never run twice.
+ * Stateless after construction and thread-safe.
+ */
+abstract class NoWaitClaim {
+
+  /** Another transaction holds an uncommitted claim of the key (or, for a hash, of a key sharing it). */
+  static final Dialect.Claim BUSY = new Dialect.Claim(false, false, null);
+
+  final Dialect dialect;
+
+  NoWaitClaim(Dialect dialect) {
+    this.dialect = dialect;
+  }
+
+  /**
+   * Claims {@code r.storedKey()} on {@code c}, whose transaction is open and stays open.
+   *
+   * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
+   *     repeated in a new transaction (the caller rolls this one back)
+   */
+  abstract Dialect.Claim claim(Connection c, Dialect.ClaimRequest r);
+
+  /**
+   * Whether a transaction holds an uncommitted claim of {@code storedKey} now, as far as this database can
+   * tell without waiting; asked by a duplicate that found no committed row. False where it cannot tell.
+   */
+  boolean running(Connection c, String storedKey) {
+    return false;
+  }
+
+  /**
+   * Writes the outcome of a claim made in a transaction of the store's own and commits that transaction,
+   * in fewer round trips than the statement and a separate {@code COMMIT} where the database allows it.
+   *
+   * @return whether the outcome was written (and committed), or null where the database has no shorter way:
+   *     the caller then runs the dialect's completion and commits
+   */
+  Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
+    return null;
+  }
+
+  static NoWaitClaim of(SqlDialect sqlDialect, Dialect dialect) {
+    return switch (sqlDialect) {
+      case POSTGRESQL -> new Postgres(dialect);
+      case MARIADB, MYSQL -> new InnoDb(dialect);
+      case H2 -> new H2(dialect);
+    };
+  }
+
+  /**
+   * PostgreSQL: {@code pg_try_advisory_xact_lock} on a 64-bit hash of the table and the stored key, taken
+   * in the claim statement before its insert and held until the transaction ends. Every transaction-scoped
+   * claim of a key takes the same lock first, so a claim that gets it meets no uncommitted row of its key
+   * but one its own transaction wrote (a second call in a joined transaction, which the statement answers
+   * from that row). The insert, its {@code ON CONFLICT} and the read of the live row are those of
+   * {@link PostgresDialect}'s claim, and they decide: keys sharing a hash, or an application's own advisory
+   * lock on the same number, only make a call wait or be refused.
+   */
+  static final class Postgres extends NoWaitClaim {
+    private static final String HELD = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+        + " AND classid = CAST(CAST(? AS bigint) AS oid) AND objid = CAST(CAST(? AS bigint) AS oid)"
+        + " AND objsubid = 1 AND granted)";
+    /**
+     * The lock and the claim in one statement (one round trip): the dialect's claim, with its insert made
+     * only when the lock was granted, and a third answer, {@code busy}, when it was not and no live row is
+     * committed. The live-row test is a one-time filter evaluated before the lock is asked for, so a
+     * replay takes no lock at all.
+     */
+    private final NamedSql claimSql;
+    private final NamedSql completeAndCommitSql;
+
+    Postgres(Dialect dialect) {
+      super(dialect);
+      String t = dialect.table.qualified();
+      completeAndCommitSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL,"
+          + " expires_at = " + dialect.deadline("ttl") + ", completed_at = " + dialect.now() + ","
+          + " outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
+          + " failure_message = :failureMessage"
+          + " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner; COMMIT");
+      String live = "SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + dialect.now();
+      String nulls = String.join(", ", java.util.Collections.nCopies(
+          StoredRow.COLUMNS.split(",").length, "NULL")) + ", NULL";
+      claimSql = NamedSql.of("WITH lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got),"
+          + " claimed AS ("
+          + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
+          + " lease_until, expires_at, created_at)"
+          + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + dialect.deadline("lease") + ", "
+          + dialect.deadline("lease") + ", " + dialect.now() + " FROM lock"
+          + " WHERE NOT EXISTS (" + live + ") AND lock.got"
+          + " ON CONFLICT (idempotency_key) DO UPDATE SET"
+          + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
+          + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"
+          + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
+          + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
+          + " WHERE r.expires_at <= " + dialect.now()
+          + " RETURNING 'claimed' AS answer, " + dialect.rowColumns
+          + ")"
+          + " SELECT * FROM claimed"
+          + " UNION ALL"
+          + " SELECT 'live' AS answer, " + dialect.rowColumns + " FROM " + t
+          + " WHERE idempotency_key = :key AND expires_at > " + dialect.now()
+          + " AND NOT EXISTS (SELECT 1 FROM claimed)"
+          + " UNION ALL"
+          + " SELECT 'busy' AS answer, " + nulls + " FROM lock"
+          + " WHERE NOT EXISTS (" + live + ") AND NOT lock.got");
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      try (PreparedStatement ps = claimSql.prepare(c)) {
+        claimSql.set(ps, "lock", lockKey(r.storedKey()));
+        Dialect.bindClaim(claimSql, ps, r);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return null; // a concurrent commit hid the row from this statement's snapshot: repeat
+          }
+          String answer = rs.getString(1);
+          if (answer.equals("busy")) {
+            return BUSY;
+          }
+          StoredRow row = StoredRow.read(rs, 2);
+          return answer.equals("claimed") ? new Dialect.Claim(true, row.takenOver(), null)
+              : new Dialect.Claim(false, false, row.toRecord(r.key()));
+        }
+      } catch (SQLException e) {
+        throw claimSql.failure(e);
+      }
+    }
+
+    /**
+     * The completion and the {@code COMMIT} in one round trip: one prepared statement of two, which the
+     * driver sends together. Should the update fail, the server has aborted the transaction and the
+     * {@code COMMIT} rolls it back. The update is {@link Dialect}'s completion, fenced the same way.
+     */
+    @Override
+    Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
+      try (PreparedStatement ps = completeAndCommitSql.prepare(c)) {
+        completeAndCommitSql.set(ps, "key", storedKey);
+        completeAndCommitSql.set(ps, "owner", owner);
+        completeAndCommitSql.set(ps, "ttl", ttlMicros);
+        completeAndCommitSql.set(ps, "kind", o.kind());
+        completeAndCommitSql.set(ps, "json", o.json());
+        completeAndCommitSql.set(ps, "failureType", o.failureType());
+        completeAndCommitSql.set(ps, "failureMessage", o.failureMessage());
+        ps.execute();
+        return ps.getUpdateCount() == 1; // the claim row is this transaction's own: always 1
+      } catch (SQLException e) {
+        throw completeAndCommitSql.failure(e);
+      }
+    }
+
+    @Override
+    boolean running(Connection c, String storedKey) {
+      long key = lockKey(storedKey);
+      try (PreparedStatement ps = c.prepareStatement(HELD)) {
+        ps.setLong(1, key >>> 32); // a bigint lock is (classid, objid) = (high, low 32 bits), objsubid 1
+        ps.setLong(2, key & 0xFFFF_FFFFL);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() && rs.getBoolean(1);
+        }
+      } catch (SQLException e) {
+        throw NamedSql.failure(e, HELD);
+      }
+    }
+
+    /** The first 64 bits of SHA-256 over the table's name and the stored key. */
+    long lockKey(String storedKey) {
+      MessageDigest sha;
+      try {
+        sha = MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+      }
+      sha.update(dialect.table.qualified().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      byte[] d = sha.digest(storedKey.getBytes(StandardCharsets.UTF_8));
+      long h = 0;
+      for (int i = 0; i < 8; i++) {
+        h = (h << 8) | (d[i] & 0xFF);
+      }
+      return h;
+    }
+  }
+
+  /**
+   * MariaDB (InnoDB): the claim statement runs with {@code innodb_lock_wait_timeout = 0}, so that meeting
+   * another transaction's uncommitted row fails at once (error 1205) instead of waiting; the session's own
+   * timeout is put back right after. No hash is involved. An insert may also meet a gap lock that a
+   * transaction taking over an expired neighbouring row holds, and is then refused as in progress too.
+   */
+  static final class InnoDb extends NoWaitClaim {
+    private static final String NO_WAIT =
+        "SET @idempotent_lock_wait = @@SESSION.innodb_lock_wait_timeout, SESSION innodb_lock_wait_timeout = 0";
+    private static final String RESTORE = "SET SESSION innodb_lock_wait_timeout = @idempotent_lock_wait";
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+
+    InnoDb(Dialect dialect) {
+      super(dialect);
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      try (Statement st = c.createStatement()) {
+        run(st, NO_WAIT);
+        try {
+          return dialect.claim(c, r);
+        } catch (IdempotencyStoreException e) {
+          if (errorCode(e) == LOCK_WAIT_TIMEOUT) {
+            return BUSY; // only the statement was rolled back: the transaction is as it was
+          }
+          throw e;
+        } finally {
+          run(st, RESTORE);
+        }
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      }
+    }
+  }
+
+  /**
+   * H2: the claim statements run with {@code LOCK_TIMEOUT 0}, so that meeting another transaction's
+   * uncommitted row fails at once (SQLState {@code HYT00}); the session's own timeout is put back right
+   * after. No hash is involved.
+   */
+  static final class H2 extends NoWaitClaim {
+    private static final String READ = "SELECT LOCK_TIMEOUT()";
+
+    H2(Dialect dialect) {
+      super(dialect);
+    }
+
+    @Override
+    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      try (Statement st = c.createStatement()) {
+        int timeout;
+        try (ResultSet rs = st.executeQuery(READ)) {
+          rs.next();
+          timeout = rs.getInt(1);
+        }
+        run(st, "SET LOCK_TIMEOUT 0");
+        try {
+          return dialect.claim(c, r);
+        } catch (IdempotencyStoreException e) {
+          if ("HYT00".equals(sqlState(e))) {
+            return BUSY;
+          }
+          throw e;
+        } finally {
+          run(st, "SET LOCK_TIMEOUT " + timeout);
+        }
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      }
+    }
+  }
+
+  private static void run(Statement st, String sql) {
+    try {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw NamedSql.failure(e, sql);
+    }
+  }
+
+  static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        return s.getSQLState();
+      }
+    }
+    return null;
+  }
+
+  private static int errorCode(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getErrorCode() != 0) {
+        return s.getErrorCode();
+      }
+    }
+    return 0;
+  }
+}

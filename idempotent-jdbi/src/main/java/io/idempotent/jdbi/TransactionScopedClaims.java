@@ -1,0 +1,291 @@
+package io.idempotent.jdbi;
+
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.IdempotencyRollbackRequiredException;
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.OutcomeFields;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The claims of a store in {@link TransactionMode#TRANSACTION_SCOPED} or
+ * {@link TransactionMode#JOINED_TRANSACTION_SCOPED} mode: each claim row is written in a transaction that
+ * stays open until the call's outcome is written in it too. Joined, that is the transaction the calling
+ * thread has open; otherwise one this class opens on a connection of its own and keeps, by owner token,
+ * until {@link #complete} commits it or {@link #release} rolls it back. Nothing of a claim is committed on
+ * its own, so nothing is left behind when the process or the database dies before the commit.
+ *
+ * <p>The methods return null for an owner whose claim is not open here (a claim made before, in another
+ * mode, or one whose joined transaction has ended): the store then runs its ordinary statement.
+ * Thread-safe; one call's claim is used by one thread at a time.
+ */
+final class TransactionScopedClaims {
+
+  /** How often a claim that a concurrent commit hid from its statement is repeated before giving up. */
+  private static final int ATTEMPTS = 20;
+
+  private final Connections connections;
+  private final Dialect dialect;
+  private final NoWaitClaim noWait;
+  /** Where a joined claim finds the caller's transaction; null when every claim opens its own. */
+  private final CallerTransactions transactions;
+  private final boolean requireTransaction;
+  private final Map<String, Open> open = new ConcurrentHashMap<>();
+
+  TransactionScopedClaims(Connections connections, Dialect dialect, NoWaitClaim noWait,
+      CallerTransactions transactions, boolean requireTransaction) {
+    this.connections = connections;
+    this.dialect = dialect;
+    this.noWait = noWait;
+    this.transactions = transactions;
+    this.requireTransaction = requireTransaction;
+  }
+
+  /** One call's open claim: in the caller's transaction ({@code joined}), or on a connection of its own. */
+  private record Open(String storedKey, CallerTransactions.Transaction joined, Connections.Held held,
+      boolean autoCommit) {}
+
+  ClaimResult claim(Dialect.ClaimRequest r) {
+    if (transactions != null) {
+      CallerTransactions.Transaction joined = transactions.current();
+      if (joined != null) {
+        return claimJoined(joined, r);
+      }
+      if (requireTransaction) {
+        throw new IdempotencyConfigurationException("The idempotency store is in JOINED_TRANSACTION_SCOPED mode,"
+            + " but the calling thread has no " + transactions.joinable() + ", so the claim and the outcome could"
+            + " not commit together with the method's writes; the method did not run. Call it inside such a"
+            + " transaction, use TransactionMode.TRANSACTION_SCOPED, or build the store with"
+            + " requireTransaction(false) to record such calls in a transaction of their own.");
+      }
+    }
+    return claimOwn(r);
+  }
+
+  private ClaimResult claimJoined(CallerTransactions.Transaction joined, Dialect.ClaimRequest r) {
+    for (int attempt = 1; ; attempt++) {
+      // under READ COMMITTED each statement sees what has committed before it: a repeat finds the row
+      // that a concurrent commit hid from the last one
+      Dialect.Claim claim = noWait.claim(joined.connection(), r);
+      if (claim != null) {
+        if (claim.claimed()) {
+          String owner = r.owner();
+          open.put(owner, new Open(r.storedKey(), joined, null, false));
+          // the claim is forgotten here however the transaction ends; the database drops the row with a
+          // rollback by itself
+          joined.joining(r.storedKey(), () -> open.remove(owner));
+          joined.afterCommit(() -> open.remove(owner));
+        }
+        return answer(claim, r);
+      }
+      if (attempt >= ATTEMPTS) {
+        throw new IdempotencyStoreException("The claim did not settle after " + attempt + " attempts under"
+            + " contention", null);
+      }
+    }
+  }
+
+  private ClaimResult claimOwn(Dialect.ClaimRequest r) {
+    for (int attempt = 1; ; attempt++) {
+      Connections.Held held = connections.hold();
+      boolean kept = false;
+      boolean ended = false;
+      boolean autoCommit = true;
+      try {
+        Connection c = held.connection();
+        autoCommit = c.getAutoCommit();
+        if (autoCommit) {
+          c.setAutoCommit(false);
+        }
+        Dialect.Claim claim;
+        try {
+          claim = noWait.claim(c, r);
+        } catch (RuntimeException e) {
+          if (attempt >= ATTEMPTS || !dialect.isRetryable(NoWaitClaim.sqlState(e))) {
+            throw e;
+          }
+          claim = null;
+        }
+        if (claim != null && claim.claimed()) {
+          open.put(r.owner(), new Open(r.storedKey(), null, held, autoCommit));
+          kept = true;
+          return answer(claim, r);
+        }
+        c.rollback(); // nothing of a replay, a duplicate or a repeat is kept
+        ended = true;
+        if (claim != null) {
+          return answer(claim, r);
+        }
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      } finally {
+        if (!kept) {
+          giveBack(held, autoCommit, ended, null);
+        }
+      }
+      if (attempt >= ATTEMPTS) {
+        throw new IdempotencyStoreException("The claim did not settle after " + attempt + " attempts under"
+            + " contention", null);
+      }
+    }
+  }
+
+  private static ClaimResult answer(Dialect.Claim claim, Dialect.ClaimRequest r) {
+    if (claim == NoWaitClaim.BUSY) {
+      // its fingerprint and owner are in a row this transaction cannot see
+      return ClaimResult.existing(IdempotencyRecord.inProgress(r.key(), "", null));
+    }
+    if (!claim.claimed()) {
+      return ClaimResult.existing(claim.existing());
+    }
+    return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
+  }
+
+  /**
+   * Writes the outcome in the claim's transaction; one of its own then commits. Joined, a failure to
+   * write it throws {@link IdempotencyRollbackRequiredException}: the caller's transaction holds the
+   * method's writes and must not commit them without their record.
+   *
+   * @param detached the outcome arrived on another thread, after the call returned: a joined claim's
+   *     transaction is not this thread's, so the store writes it on its own (null is returned)
+   */
+  Boolean complete(String storedKey, String owner, OutcomeFields columns, long ttlMicros, boolean detached) {
+    Open o = open.get(owner);
+    if (o == null || !o.storedKey.equals(storedKey) || (o.joined != null && detached)) {
+      return null;
+    }
+    if (o.joined != null) {
+      int updated;
+      try {
+        updated = dialect.complete(o.joined.connection(), storedKey, owner, columns, ttlMicros);
+      } catch (RuntimeException e) {
+        throw new IdempotencyRollbackRequiredException("Could not record the outcome inside the caller's"
+            + " transaction; the transaction must roll back so that its writes are not committed without"
+            + " their record", e);
+      }
+      if (updated != 1) {
+        throw new IdempotencyRollbackRequiredException("The claim written in the caller's transaction is"
+            + " gone before its outcome could be recorded there; the transaction must roll back so that its"
+            + " writes are not committed without their record", null);
+      }
+      return true;
+    }
+    open.remove(owner);
+    Connection c = o.held.connection();
+    RuntimeException failure = null;
+    boolean ended = false;
+    try {
+      Boolean done = noWait.completeAndCommit(c, storedKey, owner, columns, ttlMicros);
+      if (done != null) {
+        ended = true;
+        return done;
+      }
+      int updated = dialect.complete(c, storedKey, owner, columns, ttlMicros);
+      if (updated == 1) {
+        c.commit();
+        ended = true;
+        return true;
+      }
+      return false; // cannot happen while the transaction holds the row; rolled back below
+    } catch (SQLException e) {
+      throw failure = Connections.failure(e);
+    } catch (RuntimeException e) {
+      throw failure = e;
+    } finally {
+      giveBack(o.held, o.autoCommit, ended, failure);
+    }
+  }
+
+  /**
+   * Gives the key up: rolls the claim's own transaction back, or deletes the claim row inside the
+   * caller's transaction (which a rollback of that transaction would drop anyway).
+   */
+  Boolean release(String storedKey, String owner) {
+    Open o = open.get(owner);
+    if (o == null || !o.storedKey.equals(storedKey)) {
+      return null;
+    }
+    if (o.joined != null) {
+      try {
+        return dialect.release(o.joined.connection(), storedKey, owner) == 1;
+      } catch (RuntimeException e) {
+        if ("25P02".equals(NoWaitClaim.sqlState(e))) {
+          return true; // PostgreSQL: the transaction has failed and can only roll back, claim and all
+        }
+        throw e;
+      }
+    }
+    open.remove(owner);
+    // the rollback drops the claim row; even if it fails, closing the connection (or the pool's reset)
+    // ends the transaction without a commit
+    giveBack(o.held, o.autoCommit, false, null);
+    return true;
+  }
+
+  /** True while the claim is open here: an uncommitted claim needs no lease, nobody else can see it. */
+  Boolean renew(String owner) {
+    return open.containsKey(owner) ? Boolean.TRUE : null;
+  }
+
+  /**
+   * The committed live row of {@code storedKey}, or, when there is none but a transaction holds an
+   * uncommitted claim of it (as far as the database can tell), an in-progress record; read in the calling
+   * thread's joined transaction when it has one, so that a duplicate waiting there borrows no second
+   * connection.
+   */
+  Optional<IdempotencyRecord> find(String storedKey, String key) {
+    CallerTransactions.Transaction joined = transactions == null ? null : transactions.current();
+    StoredRow row;
+    boolean running;
+    if (joined != null) {
+      row = dialect.find(joined.connection(), storedKey);
+      running = row == null && noWait.running(joined.connection(), storedKey);
+    } else {
+      boolean[] held = new boolean[1];
+      row = connections.run(c -> {
+        StoredRow r = dialect.find(c, storedKey);
+        held[0] = r == null && noWait.running(c, storedKey);
+        return r;
+      });
+      running = held[0];
+    }
+    if (row != null) {
+      return Optional.of(row.toRecord(key));
+    }
+    return running ? Optional.of(IdempotencyRecord.inProgress(key, "", null)) : Optional.empty();
+  }
+
+  /**
+   * Puts the connection back as it was borrowed and returns it, rolling back first unless its transaction
+   * has {@code ended}; a {@code failure} collects what else fails. When the rollback fails, auto-commit is
+   * left off (switching it on would commit): closing the connection, or the pool's reset, rolls back.
+   */
+  private static void giveBack(Connections.Held held, boolean autoCommit, boolean ended, RuntimeException failure) {
+    try {
+      Connection c = held.connection();
+      if (!ended) {
+        c.rollback();
+      }
+      if (autoCommit) {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (failure != null) {
+        failure.addSuppressed(e);
+      }
+    } finally {
+      try {
+        held.close();
+      } catch (RuntimeException e) {
+        if (failure != null) {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+  }
+}
