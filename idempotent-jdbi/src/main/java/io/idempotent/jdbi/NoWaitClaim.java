@@ -61,7 +61,7 @@ abstract class NoWaitClaim {
   static NoWaitClaim of(SqlDialect sqlDialect, Dialect dialect) {
     return switch (sqlDialect) {
       case POSTGRESQL -> new Postgres(dialect);
-      case MARIADB, MYSQL -> new InnoDb(dialect);
+      case MARIADB -> new InnoDb(dialect);
       case H2 -> new H2(dialect);
     };
   }
@@ -91,8 +91,9 @@ abstract class NoWaitClaim {
     Postgres(Dialect dialect) {
       super(dialect);
       String t = dialect.table.qualified();
-      completeAndCommitSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL,"
-          + " expires_at = " + dialect.deadline("ttl") + ", completed_at = " + dialect.now() + ","
+      // the row was inserted by this transaction, so no update of it is HOT: purge_after is the expiry
+      completeAndCommitSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED',"
+          + " expires_at = " + dialect.deadline("ttl") + ", purge_after = " + dialect.deadline("ttl") + ","
           + " outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
           + " failure_message = :failureMessage"
           + " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner; COMMIT");
@@ -102,14 +103,14 @@ abstract class NoWaitClaim {
       claimSql = NamedSql.of("WITH lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got),"
           + " claimed AS ("
           + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
-          + " lease_until, expires_at, created_at)"
+          + " expires_at, purge_after)"
           + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + dialect.deadline("lease") + ", "
-          + dialect.deadline("lease") + ", " + dialect.now() + " FROM lock"
+          + dialect.deadline("purge") + " FROM lock"
           + " WHERE NOT EXISTS (" + live + ") AND lock.got"
           + " ON CONFLICT (idempotency_key) DO UPDATE SET"
           + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
-          + " taken_over = (r.state = 'IN_PROGRESS'), lease_until = EXCLUDED.lease_until,"
-          + " expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at, completed_at = NULL,"
+          + " taken_over = (r.state = 'IN_PROGRESS'),"
+          + " expires_at = EXCLUDED.expires_at, purge_after = EXCLUDED.purge_after,"
           + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
           + " WHERE r.expires_at <= " + dialect.now()
           + " RETURNING 'claimed' AS answer, " + dialect.rowColumns
@@ -129,6 +130,7 @@ abstract class NoWaitClaim {
       try (PreparedStatement ps = claimSql.prepare(c)) {
         claimSql.set(ps, "lock", lockKey(r.storedKey()));
         Dialect.bindClaim(claimSql, ps, r);
+        claimSql.set(ps, "purge", dialect.purgeMicros(r.leaseMicros()));
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next()) {
             return null; // a concurrent commit hid the row from this statement's snapshot: repeat
