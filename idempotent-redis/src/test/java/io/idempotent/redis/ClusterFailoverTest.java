@@ -28,6 +28,18 @@ class ClusterFailoverTest {
   private static final int THREADS = 8;
   private static final int JVMS = 2;
 
+  private static String workerLogs(Path dir) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < JVMS; i++) {
+      try {
+        b.append("worker ").append(i).append(": ").append(Files.readString(dir.resolve("worker-" + i + ".log")));
+      } catch (java.io.IOException e) {
+        b.append("worker ").append(i).append(": no log");
+      }
+    }
+    return b.toString();
+  }
+
   @ParameterizedTest(name = "replicas waited for: {0}")
   @ValueSource(ints = {0, 1})
   void killAMasterUnderLoad_countExecutionsPerKey(int replicas) throws Exception {
@@ -50,11 +62,21 @@ class ClusterFailoverTest {
             Integer.toString(THREADS), Integer.toString(replicas), executions.toString())
             .redirectError(dir.resolve("worker-" + i + ".log").toFile()).start());
       }
-      // kill a master once the load is well under way
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (ClusterLoadWorker.lines(files.get(0)) < KEYS / 5 && System.nanoTime() < deadline) {
-        Thread.sleep(10);
+      // all workers connected, then one start signal; kill a master once the load is well under way
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+      for (Path f : files) {
+        while (!Files.exists(Path.of(f + ".ready"))) {
+          assertThat(System.nanoTime()).as("workers ready; " + workerLogs(dir)).isLessThan(deadline);
+          Thread.sleep(10);
+        }
       }
+      Files.createFile(dir.resolve("go"));
+      // executions over both JVMs: a key runs in one of them, whichever claims it first
+      while (ClusterLoadWorker.lines(files.get(0)) + ClusterLoadWorker.lines(files.get(1)) < KEYS / 5) {
+        assertThat(System.nanoTime()).as("load under way; " + workerLogs(dir)).isLessThan(deadline);
+        Thread.sleep(5);
+      }
+      long ranBeforeKill = ClusterLoadWorker.lines(files.get(0)) + ClusterLoadWorker.lines(files.get(1));
       PrivateRedis victim = cluster.masters().get(0);
       long killedAt = System.nanoTime();
       victim.stop();
@@ -92,10 +114,12 @@ class ClusterFailoverTest {
       }
       System.out.printf("cluster failover, replicas waited for %d: keys %d, calls %d, executions %d, keys run twice"
               + " or more %d, takeovers of an expired lease %d, store-error events %d, failed attempts retried %d,"
-              + " promotion after %d ms, slowest JVM %d ms%n",
+              + " promotion after %d ms, slowest JVM %d ms, executions before the kill %d%n",
           replicas, KEYS, (long) KEYS * JVMS, executions, duplicated, takeovers, storeErrorEvents, errors, promotedMs,
-          slowestMs);
+          slowestMs, ranBeforeKill);
       assertThat(perKey).as("every key ran").hasSize(KEYS);
+      assertThat(ranBeforeKill).as("the kill came during the load").isLessThan(executions);
+      assertThat(errors).as("calls to the killed master's slots failed until its replica took over").isPositive();
       if (replicas > 0) {
         // the promoted replica held every claim that ran: a key runs again only after a lease ran out
         // unfinished (an owner whose completion failed during the failover), never beside a lost claim

@@ -25,7 +25,9 @@ import redis.clients.jedis.HostAndPort;
  * when done (takeovers: claims of a dead owner's expired lease; store errors: events, such as a completion
  * that could not be written).
  *
- * <p>Arguments: seeds (host:port,...), prefix, keys, threads, replicas to wait for, executions file.
+ * <p>Arguments: seeds (host:port,...), prefix, keys, threads, replicas to wait for, executions file. Once
+ * connected it creates the executions file's name + {@code .ready}, and starts when a file {@code go} appears
+ * beside it, so that all instances start together.
  */
 public final class ClusterLoadWorker {
 
@@ -58,6 +60,17 @@ public final class ClusterLoadWorker {
             }
           })
           .defaultLease(Duration.ofSeconds(10)).defaultWaitTimeout(Duration.ofSeconds(20)).build());
+      store.ping(); // connected, slots read, settings checked: ready
+      Files.createFile(Path.of(executions + ".ready"));
+      Path go = executions.resolveSibling("go");
+      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+      while (!Files.exists(go)) {
+        if (System.nanoTime() > waitUntil) {
+          throw new IllegalStateException("never told to start");
+        }
+        sleep(10);
+      }
+      start = System.nanoTime();
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         Thread worker = new Thread(() -> {
