@@ -53,8 +53,7 @@ public class IdempotencyAutoConfiguration {
   @ConditionalOnMissingBean
   public IdempotencyConfig idempotencyConfig(IdempotencyProperties properties, ListableBeanFactory beans,
       ObjectProvider<IdempotencyStore> store,
-      ObjectProvider<IdempotencyListener> listeners, ObjectProvider<ResultCodec> codec,
-      ObjectProvider<MetricsConfiguration.ConfigInstrumentation> instrumentation) {
+      ObjectProvider<IdempotencyListener> listeners, ObjectProvider<ResultCodec> codec) {
     IdempotencyConfig.Builder b = IdempotencyConfig.builder().enabled(properties.isEnabled());
     if (properties.getTtl() != null) {
       b.defaultTtl(properties.getTtl());
@@ -86,7 +85,8 @@ public class IdempotencyAutoConfiguration {
     listeners.orderedStream().reduce(IdempotencyListener::andThen).ifPresent(b::listener);
     codec.ifAvailable(b::codec);
     IdempotencyConfig built = b.build();
-    MetricsConfiguration.ConfigInstrumentation measure = instrumentation.getIfAvailable();
+    MetricsConfiguration.ConfigInstrumentation measure =
+        beans.getBeanProvider(MetricsConfiguration.ConfigInstrumentation.class).getIfAvailable();
     return measure == null ? built : measure.instrument(built);
   }
 
