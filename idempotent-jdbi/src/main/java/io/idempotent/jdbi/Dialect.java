@@ -51,6 +51,8 @@ abstract class Dialect {
   /** The columns of {@link StoredRow}, including the remaining lifetime computed in the same statement. */
   final String rowColumns;
   private final NamedSql completeSql;
+  /** The completion's text, for a statement that follows it with more (see {@link #completeThen}). */
+  private final String completeText;
   private final NamedSql releaseSql;
   private final NamedSql renewSql;
   private final NamedSql findSql;
@@ -72,17 +74,18 @@ abstract class Dialect {
       // purge_after stays as the claim set it when it lies in [expiry, expiry + ttl]: no indexed column
       // changes; otherwise it becomes the expiry itself
       String expiry = deadline("ttl");
-      this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', expires_at = " + expiry
+      this.completeText = "UPDATE " + t + " SET state = 'COMPLETED', expires_at = " + expiry
           + ", purge_after = CASE WHEN purge_after >= " + expiry + " AND purge_after <= " + deadline("twoTtl")
-          + " THEN purge_after ELSE " + expiry + " END" + outcome + fenced);
+          + " THEN purge_after ELSE " + expiry + " END" + outcome + fenced;
       this.renewSql = NamedSql.of("UPDATE " + t + " SET expires_at = " + deadline("lease")
           + ", purge_after = GREATEST(purge_after, " + deadline("lease") + ")" + fenced);
     } else {
-      this.completeSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
-          + deadline("ttl") + ", completed_at = " + now() + outcome + fenced);
+      this.completeText = "UPDATE " + t + " SET state = 'COMPLETED', lease_until = NULL, expires_at = "
+          + deadline("ttl") + ", completed_at = " + now() + outcome + fenced;
       this.renewSql = NamedSql.of("UPDATE " + t + " SET lease_until = " + deadline("lease") + ", expires_at = "
           + deadline("lease") + fenced);
     }
+    this.completeSql = NamedSql.of(completeText);
     this.releaseSql = NamedSql.of("DELETE FROM " + t + fenced);
     this.findSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now());
@@ -192,24 +195,35 @@ abstract class Dialect {
 
   final int complete(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
     try (PreparedStatement ps = completeSql.prepare(c)) {
-      completeSql.set(ps, "key", storedKey);
-      completeSql.set(ps, "owner", owner);
-      completeSql.set(ps, "ttl", ttlMicros);
-      if (purgeColumn) {
-        completeSql.set(ps, "twoTtl", 2 * ttlMicros);
-        long guess = Math.min(ttlMicros, MAX_TTL_GUESS_MICROS);
-        if (guess != ttlGuessMicros) {
-          ttlGuessMicros = guess;
-        }
-      }
-      completeSql.set(ps, "kind", o.kind());
-      completeSql.set(ps, "json", o.json());
-      completeSql.set(ps, "failureType", o.failureType());
-      completeSql.set(ps, "failureMessage", o.failureMessage());
+      bindComplete(completeSql, ps, storedKey, owner, o, ttlMicros);
       return ps.executeUpdate();
     } catch (SQLException e) {
       throw completeSql.failure(e);
     }
+  }
+
+  /** The completion followed by {@code more} (e.g. {@code "; COMMIT"}), bound by {@link #bindComplete}. */
+  final NamedSql completeThen(String more) {
+    return NamedSql.of(completeText + more);
+  }
+
+  /** Binds the completion's parameters in {@code sql}, a completion statement of this dialect. */
+  final void bindComplete(NamedSql sql, PreparedStatement ps, String storedKey, String owner, OutcomeFields o,
+      long ttlMicros) throws SQLException {
+    sql.set(ps, "key", storedKey);
+    sql.set(ps, "owner", owner);
+    sql.set(ps, "ttl", ttlMicros);
+    if (purgeColumn) {
+      sql.set(ps, "twoTtl", 2 * ttlMicros);
+      long guess = Math.min(ttlMicros, MAX_TTL_GUESS_MICROS);
+      if (guess != ttlGuessMicros) {
+        ttlGuessMicros = guess;
+      }
+    }
+    sql.set(ps, "kind", o.kind());
+    sql.set(ps, "json", o.json());
+    sql.set(ps, "failureType", o.failureType());
+    sql.set(ps, "failureMessage", o.failureMessage());
   }
 
   final int release(Connection c, String storedKey, String owner) {

@@ -81,68 +81,32 @@ abstract class NoWaitClaim {
         + " AND objsubid = 1 AND granted)";
     /**
      * The lock and the claim in one statement (one round trip): the dialect's claim, with its insert made
-     * only when the lock was granted, and a third answer, {@code busy}, when it was not and no live row is
-     * committed. The live-row test is a one-time filter evaluated before the lock is asked for, so a
+     * only when the lock was granted, and a third answer, {@code claimed} NULL ({@link #BUSY}), when it was
+     * not and no live row is committed. The live-row test is a one-time filter evaluated before the lock is asked for, so a
      * replay takes no lock at all.
      */
     private final NamedSql claimSql;
     private final NamedSql completeAndCommitSql;
+    private final PostgresDialect postgres;
 
     Postgres(Dialect dialect) {
       super(dialect);
-      String t = dialect.table.qualified();
-      // the row was inserted by this transaction, so no update of it is HOT: purge_after is the expiry
-      completeAndCommitSql = NamedSql.of("UPDATE " + t + " SET state = 'COMPLETED',"
-          + " expires_at = " + dialect.deadline("ttl") + ", purge_after = " + dialect.deadline("ttl") + ","
-          + " outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
-          + " failure_message = :failureMessage"
-          + " WHERE idempotency_key = :key AND state = 'IN_PROGRESS' AND owner_token = :owner; COMMIT");
-      String live = "SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + dialect.now();
+      PostgresDialect postgres = (PostgresDialect) dialect;
+      this.postgres = postgres;
+      completeAndCommitSql = postgres.completeThen("; COMMIT");
       String nulls = String.join(", ", java.util.Collections.nCopies(
-          StoredRow.COLUMNS.split(",").length, "NULL")) + ", NULL";
-      claimSql = NamedSql.of("WITH lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got),"
-          + " claimed AS ("
-          + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
-          + " expires_at, purge_after)"
-          + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + dialect.deadline("lease") + ", "
-          + dialect.deadline("purge") + " FROM lock"
-          + " WHERE NOT EXISTS (" + live + ") AND lock.got"
-          + " ON CONFLICT (idempotency_key) DO UPDATE SET"
-          + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
-          + " taken_over = (r.state = 'IN_PROGRESS'),"
-          + " expires_at = EXCLUDED.expires_at, purge_after = EXCLUDED.purge_after,"
-          + " outcome_kind = NULL, result_json = NULL, failure_type = NULL, failure_message = NULL"
-          + " WHERE r.expires_at <= " + dialect.now()
-          + " RETURNING 'claimed' AS answer, " + dialect.rowColumns
-          + ")"
-          + " SELECT * FROM claimed"
-          + " UNION ALL"
-          + " SELECT 'live' AS answer, " + dialect.rowColumns + " FROM " + t
-          + " WHERE idempotency_key = :key AND expires_at > " + dialect.now()
-          + " AND NOT EXISTS (SELECT 1 FROM claimed)"
-          + " UNION ALL"
-          + " SELECT 'busy' AS answer, " + nulls + " FROM lock"
-          + " WHERE NOT EXISTS (" + live + ") AND NOT lock.got");
+          StoredRow.COLUMNS.split(",").length + 1, "NULL"));
+      claimSql = NamedSql.of(postgres.claimStatement("lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got), ",
+          " FROM lock", " AND lock.got",
+          " UNION ALL SELECT NULL AS claimed, " + nulls + " FROM lock"
+              + " WHERE NOT EXISTS (" + postgres.liveRow() + ") AND NOT lock.got"));
     }
 
     @Override
     Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
       try (PreparedStatement ps = claimSql.prepare(c)) {
         claimSql.set(ps, "lock", lockKey(r.storedKey()));
-        Dialect.bindClaim(claimSql, ps, r);
-        claimSql.set(ps, "purge", dialect.purgeMicros(r.leaseMicros()));
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            return null; // a concurrent commit hid the row from this statement's snapshot: repeat
-          }
-          String answer = rs.getString(1);
-          if (answer.equals("busy")) {
-            return BUSY;
-          }
-          StoredRow row = StoredRow.read(rs, 2);
-          return answer.equals("claimed") ? new Dialect.Claim(true, row.takenOver(), null)
-              : new Dialect.Claim(false, false, row.toRecord(r.key()));
-        }
+        return postgres.runClaim(claimSql, ps, r);
       } catch (SQLException e) {
         throw claimSql.failure(e);
       }
@@ -156,13 +120,7 @@ abstract class NoWaitClaim {
     @Override
     Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
       try (PreparedStatement ps = completeAndCommitSql.prepare(c)) {
-        completeAndCommitSql.set(ps, "key", storedKey);
-        completeAndCommitSql.set(ps, "owner", owner);
-        completeAndCommitSql.set(ps, "ttl", ttlMicros);
-        completeAndCommitSql.set(ps, "kind", o.kind());
-        completeAndCommitSql.set(ps, "json", o.json());
-        completeAndCommitSql.set(ps, "failureType", o.failureType());
-        completeAndCommitSql.set(ps, "failureMessage", o.failureMessage());
+        dialect.bindComplete(completeAndCommitSql, ps, storedKey, owner, o, ttlMicros);
         ps.execute();
         return ps.getUpdateCount() == 1; // the claim row is this transaction's own: always 1
       } catch (SQLException e) {

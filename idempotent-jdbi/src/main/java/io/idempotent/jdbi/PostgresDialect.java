@@ -32,15 +32,36 @@ final class PostgresDialect extends Dialect {
     // reaches ON CONFLICT locks the conflicting row even when its WHERE leaves it alone, and that lock
     // gives the statement a transaction id, whose commit then waits for a WAL flush. Read-only, a
     // replay commits nothing and costs no fsync.
-    claimSql = NamedSql.of("WITH claimed AS ("
+    claimSql = NamedSql.of(claimStatement("",
+        // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
+        // evaluated only when a row is about to be written
+        relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "", "", ""));
+    // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
+    // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
+    // checked again all the same, so that a row edited by hand is never deleted while it is live
+    purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
+        + " WHERE purge_after < " + now() + " AND expires_at < " + now()
+        + " ORDER BY purge_after LIMIT :max FOR UPDATE SKIP LOCKED)"
+        + " AND expires_at < " + now());
+  }
+
+  /**
+   * The claim: an insert of the key unless a live row is there, taking over an expired row, that returns
+   * its row with {@code claimed} TRUE; else the live row with {@code claimed} FALSE.
+   *
+   * @param with common table expressions before {@code claimed}, each followed by a comma, or empty
+   * @param insertFrom the {@code FROM} of the insert's {@code SELECT}, or empty
+   * @param insertsOnlyIf more conditions of the insert ({@code " AND …"}), or empty
+   * @param moreAnswers a last {@code UNION ALL} branch with {@code claimed} NULL, or empty
+   */
+  final String claimStatement(String with, String insertFrom, String insertsOnlyIf, String moreAnswers) {
+    String t = table.qualified();
+    return "WITH " + with + "claimed AS ("
         + " INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " expires_at, purge_after)"
         + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
-        + deadline("purge")
-        // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
-        // evaluated only when a row is about to be written
-        + (relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "")
-        + " WHERE NOT EXISTS (SELECT 1 FROM " + t + " WHERE idempotency_key = :key AND expires_at > " + now() + ")"
+        + deadline("purge") + insertFrom
+        + " WHERE NOT EXISTS (" + liveRow() + ")" + insertsOnlyIf
         + " ON CONFLICT (idempotency_key) DO UPDATE SET"
         + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
         + " taken_over = (r.state = 'IN_PROGRESS'), expires_at = EXCLUDED.expires_at,"
@@ -53,14 +74,34 @@ final class PostgresDialect extends Dialect {
         + " UNION ALL"
         + " SELECT FALSE AS claimed, " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now()
-        + " AND NOT EXISTS (SELECT 1 FROM claimed)");
-    // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
-    // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
-    // checked again all the same, so that a row edited by hand is never deleted while it is live
-    purgeSql = NamedSql.of("DELETE FROM " + t + " WHERE idempotency_key IN (SELECT idempotency_key FROM " + t
-        + " WHERE purge_after < " + now() + " AND expires_at < " + now()
-        + " ORDER BY purge_after LIMIT :max FOR UPDATE SKIP LOCKED)"
-        + " AND expires_at < " + now());
+        + " AND NOT EXISTS (SELECT 1 FROM claimed)"
+        + moreAnswers;
+  }
+
+  /** A query of the key's live row, for {@code EXISTS}. */
+  final String liveRow() {
+    return "SELECT 1 FROM " + table.qualified() + " WHERE idempotency_key = :key AND expires_at > " + now();
+  }
+
+  /**
+   * Binds the claim's parameters to {@code ps}, a prepared claim statement of {@link #claimStatement}, and
+   * runs it: null when no row came back (a concurrent commit hid the row from the statement's snapshot:
+   * repeat), {@link NoWaitClaim#BUSY} for {@code claimed} NULL.
+   */
+  final Claim runClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
+    bindClaim(sql, ps, r);
+    sql.set(ps, "purge", purgeMicros(r.leaseMicros()));
+    try (ResultSet rs = ps.executeQuery()) {
+      if (!rs.next()) {
+        return null;
+      }
+      boolean claimed = rs.getBoolean(1);
+      if (rs.wasNull()) {
+        return NoWaitClaim.BUSY;
+      }
+      StoredRow row = StoredRow.read(rs, 2);
+      return claimed ? new Claim(true, row.takenOver(), null) : new Claim(false, false, row.toRecord(r.key()));
+    }
   }
 
   @Override
@@ -83,19 +124,7 @@ final class PostgresDialect extends Dialect {
   @Override
   Claim claim(Connection c, ClaimRequest r) {
     try (PreparedStatement ps = claimSql.prepare(c)) {
-      bindClaim(claimSql, ps, r);
-      claimSql.set(ps, "purge", purgeMicros(r.leaseMicros()));
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return null;
-        }
-        boolean claimed = rs.getBoolean(1);
-        StoredRow row = StoredRow.read(rs, 2);
-        if (claimed) {
-          return new Claim(true, row.takenOver(), null);
-        }
-        return new Claim(false, false, row.toRecord(r.key()));
-      }
+      return runClaim(claimSql, ps, r);
     } catch (SQLException e) {
       throw claimSql.failure(e);
     }
