@@ -1,5 +1,6 @@
 package io.idempotent;
 
+import io.idempotent.internal.Hashing;
 import java.util.Optional;
 
 /**
@@ -44,7 +45,10 @@ public final class IdempotencyEvent {
 
   private final Type type;
   private final String name;
-  private final String keyReference;
+  /** The stored key, kept only to compute {@link #keyReference} when first asked; null when given. */
+  private final String storedKey;
+  /** Computed at most once per thread that asks; the same string each time. */
+  private String keyReference;
   private final Throwable error;
 
   /**
@@ -55,8 +59,25 @@ public final class IdempotencyEvent {
   public IdempotencyEvent(Type type, String name, String keyReference, Throwable error) {
     this.type = type;
     this.name = name;
+    this.storedKey = null;
     this.keyReference = keyReference;
     this.error = error;
+  }
+
+  private IdempotencyEvent(Type type, String name, Throwable error, String storedKey) {
+    this.type = type;
+    this.name = name;
+    this.storedKey = storedKey;
+    this.error = error;
+  }
+
+  /**
+   * An event of a call on {@code storedKey} (null when the call had no key) whose {@link #keyReference()} is
+   * computed when first asked for, so that a listener that does not read it does not pay for its hash. The
+   * event never gives the stored key itself.
+   */
+  public static IdempotencyEvent ofStoredKey(Type type, String name, String storedKey, Throwable error) {
+    return new IdempotencyEvent(type, name, error, storedKey);
   }
 
   public Type type() {
@@ -73,7 +94,12 @@ public final class IdempotencyEvent {
    * correlate events and logs, not to recover the key; {@code -} when the call had no key.
    */
   public String keyReference() {
-    return keyReference == null ? "-" : keyReference;
+    String reference = keyReference;
+    if (reference == null && storedKey != null) {
+      reference = Hashing.shortReference(storedKey);
+      keyReference = reference; // a benign race: every thread computes the same immutable string
+    }
+    return reference == null ? "-" : reference;
   }
 
   /** The store error, or the failure that caused a release; empty otherwise. */

@@ -640,7 +640,7 @@ public final class IdempotencyEngine {
     }
     if (listener != null) {
       try {
-        listener.onEvent(new IdempotencyEvent(type, plan.name, key == null ? null : reference(key), error));
+        listener.onEvent(IdempotencyEvent.ofStoredKey(type, plan.name, key, error));
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "An idempotency listener threw on " + type, e);
       }
