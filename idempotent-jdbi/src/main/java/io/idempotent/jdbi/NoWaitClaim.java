@@ -76,6 +76,14 @@ abstract class NoWaitClaim {
    * lock on the same number, only make a call wait or be refused.
    */
   static final class Postgres extends NoWaitClaim {
+    /** A digest per thread, reset by each {@code digest}: looking one up per claim costs a provider search. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+      try {
+        return MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+      }
+    });
     private static final String HELD = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
         + " AND classid = CAST(CAST(? AS bigint) AS oid) AND objid = CAST(CAST(? AS bigint) AS oid)"
         + " AND objsubid = 1 AND granted)";
@@ -144,12 +152,7 @@ abstract class NoWaitClaim {
 
     /** The first 64 bits of SHA-256 over the table's name and the stored key. */
     long lockKey(String storedKey) {
-      MessageDigest sha;
-      try {
-        sha = MessageDigest.getInstance("SHA-256");
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-      }
+      MessageDigest sha = SHA256.get();
       sha.update(dialect.table.qualified().getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
       byte[] d = sha.digest(storedKey.getBytes(StandardCharsets.UTF_8));
