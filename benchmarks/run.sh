@@ -5,7 +5,7 @@
 #   bash benchmarks/run.sh full    # the committed results: the iterations set in the benchmarks
 # Output: benchmarks/results/<profile>.json (JMH), <profile>-heap.json, <profile>-environment.txt and
 # <profile>.md (the tables, made from the JSON by ResultsTable), and redraws results/chart.png (ResultsChart,
-# from the files named in BENCH_CHART, default "full inmemory"). Extra arguments go to JMH, e.g. a
+# from the files named in BENCH_CHART, default "full"). Extra arguments go to JMH, e.g. a
 # benchmark name pattern: bash benchmarks/run.sh quick InMemoryBenchmark
 # BENCH_RESULTS=<name> writes benchmarks/results/<name>.* instead of <profile>.* (a run of some benchmarks
 # only, kept apart from the complete runs): BENCH_RESULTS=http bash benchmarks/run.sh full HttpFilterBenchmark
@@ -40,10 +40,10 @@ java -Xms1g -Xmx1g -XX:+UseSerialGC -cp "$jar" io.idempotent.benchmarks.Retained
 java -cp "$jar" io.idempotent.benchmarks.ResultsTable "$out/$name.json" "$out/$name-heap.json" \
   "$out/$name-environment.txt" > "$out/$name.md"
 echo "tables: $out/$name.md"
-# The chart, from the result files named in BENCH_CHART (default: the complete run, then the in-memory
-# run), in that order: a result in a later file replaces the same result in an earlier one.
+# The chart, from the result files named in BENCH_CHART (default: the complete run), in that order: a
+# result in a later file replaces the same result in an earlier one.
 chart_files=()
-for f in ${BENCH_CHART:-full inmemory}; do
+for f in ${BENCH_CHART:-full}; do
   if [ -f "$out/$f.json" ]; then chart_files+=("$out/$f.json"); fi
 done
 if [ ${#chart_files[@]} -gt 0 ]; then

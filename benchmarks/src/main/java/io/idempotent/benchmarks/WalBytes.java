@@ -3,6 +3,7 @@ package io.idempotent.benchmarks;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.jdbi.TransactionMode;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,6 +38,9 @@ public final class WalBytes {
     try (SqlRig rig = new SqlRig(BenchDatabase.postgres, 4)) {
       JdbiIdempotencyStore store = rig.storeBuilder().build();
       Idempotency.install(IdempotencyConfig.builder().store(store).build());
+      // the same table and call through a store in TRANSACTION_SCOPED mode, called programmatically
+      Idempotency scoped = Idempotency.create(IdempotencyConfig.builder()
+          .store(rig.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build()).build());
       HandWrittenJdbc handWritten = new HandWrittenJdbc(rig.pool, BenchDatabase.postgres, SqlRig.RECORDS);
       rig.createCamelTable();
       rig.createFloorTable();
@@ -46,6 +50,8 @@ public final class WalBytes {
         contenders.put("idempotent", k -> charges.charge(k, 1999));
         contenders.put("handWritten", k -> handWritten.call(Charges.CHARGE, k, 1999, () -> charges.plain(k, 1999)));
         contenders.put("minimalFloor", k -> floor.call(Charges.CHARGE, k, 1999, () -> charges.plain(k, 1999)));
+        contenders.put("txScoped", k -> scoped.call(Charges.CHARGE, Receipt.class).key(k).payload(k, 1999L)
+            .run(() -> charges.plain(k, 1999)));
         contenders.put("camel", k -> camel.first(k, () -> charges.plain(k, 1999)));
         Map<String, List<Double>> perCall = new LinkedHashMap<>();
         try (Connection c = rig.pool.getConnection()) {

@@ -50,7 +50,10 @@ class ResultsToolingTest {
         result("InMemoryBenchmark.replay", "\"impl\": \"handWritten\"", 250, 5, "ns/op", 432),
         result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"idempotent\"", 380, 20, "us/op", 4448),
         result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"handWritten\"", 370, 24, "us/op", 3809),
-        result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"camel\"", 300, 12, "us/op", 3766));
+        result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"camel\"", 300, 12, "us/op", 3766),
+        result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"transactionScoped\"", 270, 15, "us/op",
+            5194),
+        result("SqlBenchmark.firstCall", "\"db\": \"postgres\", \"impl\": \"minimalFloor\"", 330, 10, "us/op", 2902));
   }
 
   @Test
@@ -73,13 +76,17 @@ class ResultsToolingTest {
     assertThat(panels.get(0).unit()).isEqualTo("ns/op");
 
     List<ResultsChart.Bar> sql = panels.get(2).bars();
-    assertThat(sql).extracting(ResultsChart.Bar::contender).containsExactly("@Idempotent", "hand-written", "Camel");
+    assertThat(sql).extracting(ResultsChart.Bar::contender).containsExactly("@Idempotent",
+        "@Idempotent, transaction-scoped", "hand-written", "minimal two-commit floor", "Camel");
+    assertThat(sql).extracting(ResultsChart.Bar::score).containsExactly(380.0, 270.0, 370.0, 330.0, 300.0);
     assertThat(panels.get(3).bars()).isEmpty(); // no SQL replay in this run: the panel says so, no bar
 
     // the pixels: each bar filled in its contender's colour up to its score, and nothing of it above
     assertThat(colourInside(image, first.get(0).box())).isEqualTo(ResultsChart.OURS);
     assertThat(colourInside(image, first.get(1).box())).isEqualTo(ResultsChart.FLOOR);
-    assertThat(colourInside(image, sql.get(2).box())).isEqualTo(ResultsChart.CAMEL);
+    assertThat(colourInside(image, sql.get(1).box())).isEqualTo(ResultsChart.OURS_SCOPED);
+    assertThat(colourInside(image, sql.get(3).box())).isEqualTo(ResultsChart.MINIMAL_FLOOR);
+    assertThat(colourInside(image, sql.get(4).box())).isEqualTo(ResultsChart.CAMEL);
     Rectangle ours = first.get(0).box();
     assertThat(new Color(image.getRGB(ours.x + 2, ours.y - 3))).isNotEqualTo(ResultsChart.OURS);
     // the whisker: dark at the bar's centre just above its top (it reaches score + error, 10 % higher)
