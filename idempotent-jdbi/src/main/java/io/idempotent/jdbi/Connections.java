@@ -78,7 +78,7 @@ abstract class Connections {
       <R> R run(Work<R> work) {
         // committed on the JDBC connection itself: JDBI treats a connection that arrives with auto-commit
         // off as enrolled in a transaction its owner manages, and would neither begin nor commit one
-        try (Handle h = jdbi.open()) {
+        try (Handle h = JoinedTransactions.openOwn(jdbi)) {
           return inTransaction(h.getConnection(), work);
         } catch (SQLException e) {
           throw failure(e);
@@ -87,7 +87,7 @@ abstract class Connections {
 
       @Override
       Held hold() {
-        Handle h = jdbi.open();
+        Handle h = JoinedTransactions.openOwn(jdbi);
         return new Held() {
           @Override
           public Connection connection() {

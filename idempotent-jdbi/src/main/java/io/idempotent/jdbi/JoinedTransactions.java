@@ -17,8 +17,8 @@ import org.jdbi.v3.core.transaction.TransactionHandler;
  * handle bound by {@code jdbi.inTransaction(…)}, or one from {@code jdbi.open()} on which the caller
  * called {@code begin()} or {@code useTransaction(…)}, or any handle of a pool whose connections come
  * with auto-commit off (JDBI treats those as enrolled in a transaction their owner manages). It listens to
- * every handle the {@code Jdbi} creates and remembers which thread opened each one still open; JDBI has no
- * other way to name the handle a thread works in.
+ * every handle the {@code Jdbi} creates, but the store's own ({@link #openOwn}), and remembers which thread
+ * opened each one still open; JDBI has no other way to name the handle a thread works in.
  *
  * <p>It also sees every transaction end, through a {@link TransactionHandler} that wraps the
  * {@code Jdbi}'s own: a COMMIT that succeeds, one that fails (a deferred constraint), a rollback. What
@@ -33,6 +33,9 @@ import org.jdbi.v3.core.transaction.TransactionHandler;
  * <p>Thread-safe: each thread finds only the handles it opened itself.
  */
 final class JoinedTransactions implements HandleListener, CallerTransactions {
+
+  /** Set while the store opens a handle of its own: such a handle never holds the caller's transaction. */
+  private static final ThreadLocal<Boolean> OPENING_OWN = new ThreadLocal<>();
 
   /** Handles still open, each with the thread that opened it. */
   private final Map<Handle, HandleTransaction> open = new ConcurrentHashMap<>();
@@ -71,9 +74,24 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
     joined.clear();
   }
 
+  /**
+   * Opens a handle of the store's own on {@code jdbi}, for a claim or a completion of its own. It is not
+   * watched, so {@link #current} never takes it for the calling thread's transaction: a call nested in a
+   * method whose claim the store holds open on it (transaction-scoped, without a transaction of the
+   * caller's) must not join that claim's transaction, which rolls back if the outer method fails.
+   */
+  static Handle openOwn(Jdbi jdbi) {
+    OPENING_OWN.set(Boolean.TRUE);
+    try {
+      return jdbi.open();
+    } finally {
+      OPENING_OWN.remove();
+    }
+  }
+
   @Override
   public void handleCreated(Handle handle) {
-    if (!stopped) {
+    if (!stopped && OPENING_OWN.get() == null) {
       open.put(handle, new HandleTransaction(handle, Thread.currentThread()));
     }
   }

@@ -338,6 +338,35 @@ class TransactionScopedModeTest {
   }
 
   /**
+   * Allowed to run without a transaction of the caller's, a joined transaction-scoped call claims in a
+   * transaction of the store's own. A call nested in its method is not part of that transaction: the
+   * nested call's record stands when the outer call then fails and its transaction rolls back.
+   */
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void joinedScoped_allowedWithoutATransaction_aNestedCallDoesNotJoinTheStoresOwnTransaction(TestDatabase db)
+      throws Exception {
+    prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.JOINED_TRANSACTION_SCOPED)
+        .requireTransaction(false).build();
+    Idempotency idempotency = on(store);
+    String outer = "outer-" + UUID.randomUUID();
+    String inner = "inner-" + UUID.randomUUID();
+    AtomicInteger innerRuns = new AtomicInteger();
+
+    assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(outer).run(() -> {
+      idempotency.call(NAME, String.class).key(inner).run(() -> "inner " + innerRuns.incrementAndGet());
+      throw new IllegalStateException("the outer call fails after the inner one completed");
+    })).isInstanceOf(IllegalStateException.class);
+
+    assertThat(committedState(db, outer)).isNull();
+    assertThat(committedState(db, inner)).isEqualTo("COMPLETED");
+    assertThat(idempotency.call(NAME, String.class).key(inner).run(() -> "inner " + innerRuns.incrementAndGet()))
+        .isEqualTo("inner 1");
+    assertThat(innerRuns).hasValue(1);
+  }
+
+  /**
    * Joined mode claims on a second connection while the caller's transaction holds one; with fewer
    * connections than calling threads that stalls. The transaction-scoped joined mode takes none.
    */
