@@ -25,7 +25,7 @@ import java.util.Locale;
  * of the TTL to come, and the completion leaves it alone whenever it lies between the new expiry and
  * twice the TTL after now, so that the completion changes no indexed column (on PostgreSQL a HOT update).
  * Every statement keeps {@code purge_after >= expires_at}, so whatever the purge deletes has expired,
- * and a completed record is deleted no later than two TTLs after its completion. MariaDB and MySQL keep
+ * and a completed record is deleted no later than two TTLs after its completion. MariaDB keeps
  * the first layout: an index on {@code expires_at} and the {@code lease_until}, {@code created_at} and
  * {@code completed_at} columns.
  */
@@ -57,7 +57,7 @@ abstract class Dialect {
   private final NamedSql renewSql;
   private final NamedSql findSql;
 
-  /** A dialect with the first layout (index on {@code expires_at}), as MariaDB and MySQL use it. */
+  /** A dialect with the first layout (index on {@code expires_at}), as MariaDB uses it. */
   Dialect(TableName table) {
     this(table, false);
   }

@@ -67,7 +67,7 @@ final class TableName {
 
   /**
    * The name of the first layout's expiry index (unqualified: the index lives in the table's schema); the
-   * MariaDB and MySQL tables still have it.
+   * MariaDB table still has it.
    */
   String expiryIndex() {
     return table + "_expires_at_idx";

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A joined transaction whose COMMIT itself fails (a deferred constraint, checked only then) has not
  * committed the outcome: the claim must be released, so that a retry runs at once instead of waiting for
- * the lease. PostgreSQL only: MariaDB and MySQL check every constraint at once.
+ * the lease. PostgreSQL only: MariaDB checks every constraint at once.
  */
 class JoinedCommitFailureTest {
 

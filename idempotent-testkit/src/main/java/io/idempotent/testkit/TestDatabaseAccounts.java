@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 final class TestDatabaseAccounts {
 
-  private static final Pattern URL = Pattern.compile("^(jdbc:(postgresql|mariadb|mysql)://[^/?;]*)/([^/?;]*)(.*)$");
+  private static final Pattern URL = Pattern.compile("^(jdbc:(postgresql|mariadb)://[^/?;]*)/([^/?;]*)(.*)$");
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private TestDatabaseAccounts() {}

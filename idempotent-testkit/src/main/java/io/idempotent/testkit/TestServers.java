@@ -45,7 +45,7 @@ public final class TestServers {
   public static final DatabaseServer POSTGRES = DatabaseServer.configured("PostgreSQL", "postgres",
       "jdbc:postgresql://127.0.0.1:5432/idempotent_test", "postgres");
 
-  /** The MariaDB (or MySQL) server; its administrator defaults to {@code root} with an empty password. */
+  /** The MariaDB server; its administrator defaults to {@code root} with an empty password. */
   public static final DatabaseServer MARIADB = DatabaseServer.configured("MariaDB", "mariadb",
       "jdbc:mariadb://127.0.0.1:3306/idempotent_test", "root");
 
