@@ -109,4 +109,9 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
   public StoreKeyRules keyRules() {
     return delegate.keyRules();
   }
+
+  @Override
+  public boolean inMemory() {
+    return delegate.inMemory();
+  }
 }

@@ -234,6 +234,12 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     return removed;
   }
 
+  /** True: the records are in this process's memory. */
+  @Override
+  public boolean inMemory() {
+    return true;
+  }
+
   /** Number of records held, live or awaiting eviction (this package's tests look at it). */
   long size() {
     cache.cleanUp();

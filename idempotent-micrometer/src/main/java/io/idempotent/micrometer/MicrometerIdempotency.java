@@ -33,7 +33,8 @@ import java.util.Objects;
  *   <li>{@value #STORE_OPERATIONS}, a timer of the store's primitives, tagged {@code store}, {@code
  *       operation} ({@code claim}, {@code complete}, {@code complete_detached}, {@code release}, {@code
  *       renew}, {@code find}, {@code purge_expired}) and {@code outcome} ({@code success}, or {@code error}
- *       when the store threw);
+ *       when the store threw); by default only for stores that leave the process, not the in-memory
+ *       ones ({@link Builder#storeOperations});
  *   <li>{@value #LEASE_TAKEOVERS}, a counter of expired claims taken over from another owner, and {@value
  *       #LEASES_LOST}, a counter of claims lost before their owner could complete, renew or release them,
  *       both tagged {@code name}.
@@ -63,7 +64,8 @@ public final class MicrometerIdempotency {
   private final MeterRegistry meters;
   private final ObservationRegistry observations;
   private final IdempotentCallObservationConvention convention;
-  private final boolean storeOperations;
+  /** Whether to time the operations of every store or none; null: of the stores not {@link IdempotencyStore#inMemory}. */
+  private final Boolean storeOperations;
 
   private MicrometerIdempotency(Builder b) {
     this.meters = b.meters;
@@ -95,9 +97,10 @@ public final class MicrometerIdempotency {
   }
 
   /**
-   * A copy of {@code config} whose stores are wrapped to time their operations, with an observer of every
-   * call and, before its own listener (if any), one that counts lease take-overs and losses. The stores'
-   * registered names stay the same, and closing a wrapped store closes the store it wraps.
+   * A copy of {@code config} whose stores are wrapped to time their operations (those {@link
+   * Builder#storeOperations} picks), with an observer of every call and, before its own listener (if any),
+   * one that counts lease take-overs and losses. The stores' registered names stay the same, and closing a
+   * wrapped store closes the store it wraps.
    *
    * @throws IllegalArgumentException if {@code config} already has an observer (for instance, it was
    *     instrumented before)
@@ -110,8 +113,8 @@ public final class MicrometerIdempotency {
     }
     IdempotencyConfig.Builder b = config.toBuilder();
     if (meters != null) {
-      if (storeOperations) {
-        for (Map.Entry<String, IdempotencyStore> store : config.stores().entrySet()) {
+      for (Map.Entry<String, IdempotencyStore> store : config.stores().entrySet()) {
+        if (storeOperations != null ? storeOperations : !store.getValue().inMemory()) {
           b.store(store.getKey(), new TimedIdempotencyStore(store.getValue(), store.getKey(), meters));
         }
       }
@@ -133,7 +136,7 @@ public final class MicrometerIdempotency {
     private MeterRegistry meters;
     private ObservationRegistry observations;
     private IdempotentCallObservationConvention convention;
-    private boolean storeOperations = true;
+    private Boolean storeOperations;
 
     private Builder() {}
 
@@ -156,9 +159,11 @@ public final class MicrometerIdempotency {
     }
 
     /**
-     * Whether to time the stores' operations ({@value #STORE_OPERATIONS}); true by default. Timing one takes
-     * two clock readings and a timer update, about as long as an in-memory store's whole operation: an
-     * application on such a store that needs only the call timers may leave them out.
+     * Whether to time the operations of every store ({@value #STORE_OPERATIONS}), or of none. When not set,
+     * the operations of the stores that leave the process (SQL, Redis, layered) are timed and those of the
+     * {@linkplain IdempotencyStore#inMemory() in-memory} stores are not: timing one takes two clock
+     * readings and a timer update, about as long as the in-memory store's whole operation, and the call
+     * timer already includes it.
      */
     public Builder storeOperations(boolean time) {
       this.storeOperations = time;

@@ -57,8 +57,15 @@ class MicrometerIdempotencyTest {
     install(b -> {});
   }
 
-  /** Installs the Caffeine store on the fake ticker (and a second one, "fast"), instrumented with {@link #meters}. */
   private void install(Consumer<IdempotencyConfig.Builder> custom) {
+    install(custom, MicrometerIdempotency.builder().meterRegistry(meters).build());
+  }
+
+  /**
+   * Installs the Caffeine store on the fake ticker, standing for a store across the network (one that can
+   * be unreachable), and a second Caffeine store, "fast", as it is; instrumented with {@code binder}.
+   */
+  private void install(Consumer<IdempotencyConfig.Builder> custom, MicrometerIdempotency binder) {
     IdempotencyStore caffeine = CaffeineIdempotencyStore.builder().ticker(ticker::read).build();
     IdempotencyStore store = new ForwardingIdempotencyStore(caffeine) {
       @Override
@@ -68,13 +75,18 @@ class MicrometerIdempotencyTest {
         }
         return super.claim(key, fingerprint, owner, lease);
       }
+
+      @Override
+      public boolean inMemory() {
+        return false;
+      }
     };
     IdempotencyConfig.Builder b = IdempotencyConfig.builder()
         .store(store)
         .store("fast", CaffeineIdempotencyStore.builder().ticker(ticker::read).build())
         .listener(events::add);
     custom.accept(b);
-    Idempotency.install(MicrometerIdempotency.instrument(b.build(), meters));
+    Idempotency.install(binder.instrument(b.build()));
   }
 
   /** How many calls of {@code name} on the default store ended with {@code outcome}. */
@@ -231,7 +243,12 @@ class MicrometerIdempotencyTest {
 
   @Test
   void storeOperations_leftOut_leaveTheStoresAsTheyAre_andTheCallsTimed() {
-    IdempotencyStore store = CaffeineIdempotencyStore.builder().build();
+    IdempotencyStore store = new ForwardingIdempotencyStore(CaffeineIdempotencyStore.builder().build()) {
+      @Override
+      public boolean inMemory() {
+        return false; // a store whose operations would be timed by default
+      }
+    };
     Idempotency.install(MicrometerIdempotency.builder().meterRegistry(meters).storeOperations(false).build()
         .instrument(IdempotencyConfig.builder().store(store).build()));
     orders.place("o-1", 100);
@@ -243,13 +260,27 @@ class MicrometerIdempotencyTest {
   }
 
   @Test
-  void calls_onANamedStore_areTaggedWithItsName() {
-    install();
+  void calls_onANamedStore_areTaggedWithItsName_soAreItsOperationsWhenTimed() {
+    install(b -> {}, MicrometerIdempotency.builder().meterRegistry(meters).storeOperations(true).build());
     orders.onTheFastStore("o-1");
     assertThat(meters.get(MicrometerIdempotency.CALLS).tags("name", "orders.fast", "store", "fast",
         "outcome", "executed").timer().count()).isEqualTo(1);
     assertThat(storeOperations("fast", "claim", "success")).isEqualTo(1);
     assertThat(storeOperations("default", "claim", "success")).isZero();
+  }
+
+  @Test
+  void storeOperations_byDefault_areTimedOnStoresThatLeaveTheProcess_notOnInMemoryOnes() {
+    IdempotencyStore fast = CaffeineIdempotencyStore.builder().build();
+    install(b -> b.store("fast", fast));
+    orders.place("o-1", 100);
+    orders.onTheFastStore("o-1");
+    assertThat(storeOperations("default", "claim", "success")).isEqualTo(1);
+    assertThat(storeOperations("default", "complete", "success")).isEqualTo(1);
+    assertThat(Idempotency.global().config().store("fast")).as("the in-memory store, not wrapped").isSameAs(fast);
+    assertThat(meters.find(MicrometerIdempotency.STORE_OPERATIONS).tag("store", "fast").meters()).isEmpty();
+    assertThat(meters.get(MicrometerIdempotency.CALLS).tags("store", "fast", "outcome", "executed").timer().count())
+        .as("its calls are timed all the same").isEqualTo(1);
   }
 
   @Test

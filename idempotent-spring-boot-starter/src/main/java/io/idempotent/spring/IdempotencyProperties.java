@@ -55,10 +55,11 @@ public class IdempotencyProperties {
     private boolean observations = true;
 
     /**
-     * Whether store operations are timed too, in idempotent.store.operations (default true). On the
-     * in-memory store, timing one costs about as much as the operation.
+     * Whether the operations of every store are timed too, in idempotent.store.operations (true), or of
+     * none (false). When not set, those of the stores that leave the process (SQL, Redis) are timed and
+     * those of the in-memory Caffeine store are not: timing one costs about as much as the operation.
      */
-    private boolean storeOperations = true;
+    private Boolean storeOperations;
 
     public boolean isEnabled() {
       return enabled;
@@ -76,11 +77,11 @@ public class IdempotencyProperties {
       this.observations = observations;
     }
 
-    public boolean isStoreOperations() {
+    public Boolean getStoreOperations() {
       return storeOperations;
     }
 
-    public void setStoreOperations(boolean storeOperations) {
+    public void setStoreOperations(Boolean storeOperations) {
       this.storeOperations = storeOperations;
     }
   }

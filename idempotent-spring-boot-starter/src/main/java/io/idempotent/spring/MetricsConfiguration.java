@@ -36,7 +36,10 @@ class MetricsConfiguration {
       if (meterRegistry == null && (observationRegistry == null || observationRegistry.isNoop())) {
         return config;
       }
-      MicrometerIdempotency.Builder b = MicrometerIdempotency.builder().storeOperations(p.isStoreOperations());
+      MicrometerIdempotency.Builder b = MicrometerIdempotency.builder();
+      if (p.getStoreOperations() != null) {
+        b.storeOperations(p.getStoreOperations());
+      }
       if (meterRegistry != null) {
         b.meterRegistry(meterRegistry);
       }

@@ -196,8 +196,36 @@ class IdempotencyAutoConfigurationTest {
               .isEqualTo(1);
           assertThat(meters.get("idempotent.calls").tag("name", "greet").tag("outcome", "replayed").timer().count())
               .isEqualTo(2);
-          assertThat(meters.find("idempotent.store.operations").timers()).isNotEmpty();
         });
+  }
+
+  @Test
+  void storeOperations_areTimedOnTheTableStore_andOnTheInMemoryStoreOnlyWhenAskedFor() {
+    String metersBean = "meters";
+    ApplicationContextRunner withMeters = runner.withBean(metersBean, io.micrometer.core.instrument.MeterRegistry.class,
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
+    withMeters.withUserConfiguration(ShopApplication.class).run(context -> {
+      assertThat(context).hasNotFailed();
+      new Greeter().greet(UUID.randomUUID().toString());
+      assertThat(storeOperationTimers(context.getBean(metersBean, io.micrometer.core.instrument.MeterRegistry.class)))
+          .as("the table store's operations").contains("claim", "complete");
+    });
+    withMeters.run(context -> {
+      new Greeter().greet(UUID.randomUUID().toString());
+      assertThat(storeOperationTimers(context.getBean(metersBean, io.micrometer.core.instrument.MeterRegistry.class)))
+          .as("the Caffeine store's operations, by default").isEmpty();
+    });
+    withMeters.withPropertyValues("idempotent.metrics.store-operations=true").run(context -> {
+      new Greeter().greet(UUID.randomUUID().toString());
+      assertThat(storeOperationTimers(context.getBean(metersBean, io.micrometer.core.instrument.MeterRegistry.class)))
+          .as("the Caffeine store's operations, asked for").contains("claim", "complete");
+    });
+  }
+
+  /** The operations timed in {@code idempotent.store.operations} that were timed at least once. */
+  private static List<String> storeOperationTimers(io.micrometer.core.instrument.MeterRegistry meters) {
+    return meters.find("idempotent.store.operations").timers().stream().filter(t -> t.count() > 0)
+        .map(t -> t.getId().getTag("operation")).toList();
   }
 
   @Test
