@@ -23,19 +23,29 @@ import java.util.concurrent.ExecutionException;
  */
 final class CallObservation {
 
-  /** The observed call running on this thread, to which the engine's notes go; nested calls stack. */
-  private static final ThreadLocal<CallObservation> CURRENT = new ThreadLocal<>();
+  /**
+   * This thread's slot for the observed call running on it, to which the engine's notes go; nested calls
+   * stack. One look-up per call: the call keeps its thread's slot and puts the outer call back in it.
+   */
+  private static final ThreadLocal<Slot> CURRENT = ThreadLocal.withInitial(Slot::new);
 
   private final CallPlan plan;
   private final ObservedCall handle;
+  private final Slot slot;
   private final CallObservation outer;
   private boolean waited;
   private Throwable storeError;
 
-  private CallObservation(CallPlan plan, ObservedCall handle, CallObservation outer) {
+  private CallObservation(CallPlan plan, ObservedCall handle, Slot slot) {
     this.plan = plan;
     this.handle = handle;
-    this.outer = outer;
+    this.slot = slot;
+    this.outer = slot.call;
+  }
+
+  /** The observed call running on one thread. */
+  private static final class Slot {
+    CallObservation call;
   }
 
   /**
@@ -50,16 +60,17 @@ final class CallObservation {
       IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
       handle = null;
     }
-    CallObservation call = new CallObservation(plan, handle, CURRENT.get());
-    CURRENT.set(call);
+    Slot slot = CURRENT.get();
+    CallObservation call = new CallObservation(plan, handle, slot);
+    slot.call = call;
     return call;
   }
 
-  /** The call returned {@code result}: ends it now, or when its stage completes. */
-  void returned(IdempotencyEngine.Result result) {
-    CURRENT.set(outer);
-    Outcome outcome = outcomeOfReturned(result.outcome());
-    if (result.value() instanceof CompletableFuture<?> stage && plan.shape == CallPlan.ResultShape.STAGE) {
+  /** The call returned {@code value}, ending as {@code returned}: ends it now, or when its stage completes. */
+  void returned(Object value, CallOutcome returned) {
+    slot.call = outer;
+    Outcome outcome = outcomeOfReturned(returned);
+    if (plan.shape == CallPlan.ResultShape.STAGE && value instanceof CompletableFuture<?> stage) {
       endWhenDone(handle, outcome, storeError, stage);
     } else {
       end(handle, outcome, storeError);
@@ -68,13 +79,16 @@ final class CallObservation {
 
   /** The call threw {@code t}. */
   void thrown(Throwable t) {
-    CURRENT.set(outer);
+    slot.call = outer;
     end(handle, outcomeOfThrown(t), t);
   }
 
-  /** What the engine reports of the observed call on this thread, as it emits the event. */
+  /**
+   * What the engine reports of the observed call on this thread as it emits the event: that it waited, or
+   * that the store failed.
+   */
   static void note(CallPlan plan, Type type, Throwable error) {
-    CallObservation call = CURRENT.get();
+    CallObservation call = CURRENT.get().call;
     if (call == null || call.plan != plan) {
       return; // another thread (lease renewal, a stage's completion) or another call's event
     }

@@ -103,9 +103,19 @@ public final class IdempotencyEngine {
   public Object execute(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     if (observer == null || !config.enabled()) {
-      return decide(plan, key, scope, payload, invocation); // no Result to make: the outcome is in LAST
+      return decide(plan, key, scope, payload, invocation); // the outcome is in LAST
     }
-    return call(plan, key, scope, payload, invocation).value();
+    CallObservation observation =
+        CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
+    Object value;
+    try {
+      value = decide(plan, key, scope, payload, invocation);
+    } catch (Throwable t) {
+      observation.thrown(t);
+      throw t;
+    }
+    observation.returned(value, LAST.get());
+    return value;
   }
 
   /**
@@ -118,22 +128,8 @@ public final class IdempotencyEngine {
    */
   public Result call(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
-    if (observer == null || !config.enabled()) {
-      Object value = decide(plan, key, scope, payload, invocation);
-      return new Result(value, LAST.get());
-    }
-    CallObservation observation =
-        CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
-    Result result;
-    try {
-      Object value = decide(plan, key, scope, payload, invocation);
-      result = new Result(value, LAST.get());
-    } catch (Throwable t) {
-      observation.thrown(t);
-      throw t;
-    }
-    observation.returned(result);
-    return result;
+    Object value = execute(plan, key, scope, payload, invocation);
+    return new Result(value, LAST.get()); // the outcome decide left
   }
 
   /**
@@ -635,8 +631,8 @@ public final class IdempotencyEngine {
   }
 
   private void emit(Type type, CallPlan plan, String key, Throwable error) {
-    if (observer != null) {
-      CallObservation.note(plan, type, error);
+    if (observer != null && (type == Type.WAITED || type == Type.STORE_ERROR)) {
+      CallObservation.note(plan, type, error); // the two endings the observed call cannot tell otherwise
     }
     if (listener != null) {
       try {
