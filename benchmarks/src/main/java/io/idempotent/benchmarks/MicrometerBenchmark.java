@@ -27,24 +27,30 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * What {@code idempotent-micrometer} adds to the woven {@code @Idempotent} call on the Caffeine store
  * ({@code Charges.charge}, as in {@link InMemoryBenchmark}), for a first call and a replay: no binder, the
- * meters in a {@link SimpleMeterRegistry}, the call timers alone (no store-operation timers), or the meters
- * and an {@link Observation} per call in a registry whose one handler does nothing (the observation
- * machinery itself, not a tracer's own cost).
+ * meters in a {@link SimpleMeterRegistry} as the binder sets them up by default (the call timers; an
+ * in-memory store's operations are not timed unless asked for), the meters with the store-operation
+ * timers asked for, the meters and an {@link Observation} per call in a registry whose one handler does
+ * nothing (the observation machinery itself, not a tracer's own cost), or, as the floor of any timer of
+ * calls, a hand-written observer that times every call into one timer of the same registry.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 10, time = 1)
-@Fork(1)
+// as InMemoryBenchmark: a heap of fixed size, touched at start, and three forks, since one fork's error
+// hides how far a ratio of two short calls moves from fork to fork
+@Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class MicrometerBenchmark {
 
   /** What the configuration is instrumented with. */
   public enum Binder {
     none, meters,
-    /** The call timers only, without the store-operation timers ({@code storeOperations(false)}). */
-    callMeters,
-    metersAndObservations
+    /** The meters and the store-operation timers ({@code storeOperations(true)}). */
+    metersAndStoreOperations,
+    metersAndObservations,
+    /** The least a timer of calls does: two clock readings and one timer update per call, no tags. */
+    handWrittenTimer
   }
 
   @Param
@@ -63,8 +69,15 @@ public class MicrometerBenchmark {
     switch (binder) {
       case none -> Idempotency.install(config);
       case meters -> Idempotency.install(MicrometerIdempotency.instrument(config, meters));
-      case callMeters -> Idempotency.install(MicrometerIdempotency.builder().meterRegistry(meters)
-          .storeOperations(false).build().instrument(config));
+      case metersAndStoreOperations -> Idempotency.install(MicrometerIdempotency.builder().meterRegistry(meters)
+          .storeOperations(true).build().instrument(config));
+      case handWrittenTimer -> {
+        Timer calls = Timer.builder(MicrometerIdempotency.CALLS).register(meters);
+        Idempotency.install(config.toBuilder().observer((name, store) -> {
+          long start = System.nanoTime();
+          return (outcome, error) -> calls.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }).build());
+      }
       case metersAndObservations -> {
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new IdleHandler());
@@ -84,8 +97,8 @@ public class MicrometerBenchmark {
       throw new IllegalStateException(binder + ": a replay ran the method");
     }
     if (binder != Binder.none) {
-      Timer replays = meters.find(MicrometerIdempotency.CALLS).tag("outcome", replayRun ? "replayed" : "executed")
-          .timer();
+      Timer replays = binder == Binder.handWrittenTimer ? meters.find(MicrometerIdempotency.CALLS).timer()
+          : meters.find(MicrometerIdempotency.CALLS).tag("outcome", replayRun ? "replayed" : "executed").timer();
       if (replays == null || replays.count() == 0) {
         throw new IllegalStateException(binder + ": the calls were not measured");
       }

@@ -228,12 +228,16 @@ public final class ResultsTable {
   private void micrometer() {
     for (String m : new String[] {"replay", "firstCall"}) {
       String b = "MicrometerBenchmark." + m;
-      row("Micrometer", m + ": with the meters / without the binder", b, "binder=meters", b, "binder=none",
-          m.equals("replay") ? "≤" : null, 1.3, 0);
-      row("Micrometer", m + ": with the call timers only / without the binder", b, "binder=callMeters", b,
-          "binder=none", null, 0, 0);
+      row("Micrometer", m + ": with the meters, as set up by default / without the binder", b, "binder=meters", b,
+          "binder=none", m.equals("replay") ? "≤" : null, 1.3, 0);
+      row("Micrometer", m + ": with the meters and the store-operation timers / without the binder", b,
+          "binder=metersAndStoreOperations", b, "binder=none", null, 0, 0);
       row("Micrometer", m + ": with the meters and an observation per call / without the binder", b,
           "binder=metersAndObservations", b, "binder=none", null, 0, 0);
+      row("Micrometer", m + ": a hand-written timer of every call / without the binder", b,
+          "binder=handWrittenTimer", b, "binder=none", null, 0, 0);
+      row("Micrometer", m + ": with the meters, as set up by default / the hand-written timer", b, "binder=meters",
+          b, "binder=handWrittenTimer", null, 0, 0);
     }
   }
 
