@@ -107,6 +107,18 @@ final class NamedSql {
 
   static IdempotencyStoreException failure(SQLException e, String sql) {
     return new IdempotencyStoreException("SQL statement failed (SQLState " + e.getSQLState() + "): "
-        + e.getMessage() + " [statement:\"" + sql + "\"]", e);
+        + e.getMessage() + " [statement:\"" + sql + "\"]" + (isMissingTable(e) ? MISSING_TABLE : ""), e);
+  }
+
+  /** What to do when the store's table is missing: the statements of a store touch no other table. */
+  private static final String MISSING_TABLE = "; the idempotency store's table does not exist: build the store"
+      + " with createSchema(true) (idempotent.<store>.create-schema=true in properties), or create the table"
+      + " with the DDL shipped in idempotent-jdbi (io/idempotent/jdbi/schema-h2.sql, schema-postgresql.sql,"
+      + " schema-mariadb.sql)";
+
+  /** PostgreSQL's undefined table (42P01); MariaDB's and H2's table not found (42S02; H2 also 42S03, 42S04). */
+  private static boolean isMissingTable(SQLException e) {
+    String state = e.getSQLState();
+    return "42P01".equals(state) || "42S02".equals(state) || "42S03".equals(state) || "42S04".equals(state);
   }
 }

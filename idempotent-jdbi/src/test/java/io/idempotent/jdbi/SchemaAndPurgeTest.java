@@ -1,13 +1,16 @@
 package io.idempotent.jdbi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.StoredOutcome;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -47,6 +50,25 @@ class SchemaAndPurgeTest {
         ? "my_records_purge_idx" : "my_records_expires_at_idx";
     assertThat(String.join("\n", renamed)).contains("app.my_records").contains(index)
         .doesNotContain("idempotency_record").doesNotContain("--");
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void withoutItsTable_aCallFails_namingTheTableAndHowToCreateIt(TestDatabase db) {
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    String table = "absent_records_" + Integer.toHexString(db.name.hashCode() & 0xffff);
+    drop(jdbi, table);
+    for (TransactionMode mode : List.of(TransactionMode.INDEPENDENT, TransactionMode.TRANSACTION_SCOPED)) {
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).table(table).transactionMode(mode).build();
+      assertThatThrownBy(() -> store.claimForCall("k", "fp", "owner", Duration.ofMinutes(1)))
+          .as(mode.toString())
+          .isInstanceOf(IdempotencyStoreException.class)
+          .hasMessageContaining("table does not exist").hasMessageContaining("createSchema(true)")
+          .hasMessageContaining("schema-postgresql.sql")
+          .satisfies(e -> assertThat(e.getMessage().toLowerCase(Locale.ROOT)).contains(table));
+      store.close();
+    }
   }
 
   @ParameterizedTest
