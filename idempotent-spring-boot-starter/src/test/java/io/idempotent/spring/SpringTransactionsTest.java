@@ -11,6 +11,7 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.spi.RecordState;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -18,10 +19,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -29,7 +32,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A joined SQL store under Spring-managed transactions, with real commits and rollbacks: the outcome
- * commits or rolls back with the method's own writes, exactly once in the database.
+ * commits or rolls back with the method's own writes, exactly once in the database. In both modes that
+ * join the caller: JOINED (the claim commits on its own) and JOINED_TRANSACTION_SCOPED (the claim too is
+ * written in the caller's transaction).
  */
 class SpringTransactionsTest {
 
@@ -45,13 +50,21 @@ class SpringTransactionsTest {
   private String orders;
   private String table;
 
-  private void start(SpringDatabase database, UnaryOperator<JdbiIdempotencyStore.Builder> options) {
+  /** Each database, with each mode that joins the caller's transaction. */
+  static Stream<Arguments> databasesAndModes() {
+    return Stream.of(SpringDatabase.values()).flatMap(d -> Stream.of(TransactionMode.JOINED,
+        TransactionMode.JOINED_TRANSACTION_SCOPED).map(m -> Arguments.of(d, m)));
+  }
+
+  private void start(SpringDatabase database, TransactionMode mode, UnaryOperator<JdbiIdempotencyStore.Builder> options) {
     pool = database.open(dir);
     table = SpringDatabase.uniqueName("idem");
     store = options.apply(JdbiIdempotencyStore.builder(pool)
         .table(table)
         .createSchema(true)
-        .callerTransactions(SpringTransactions.on(pool))).build();
+        .callerTransactions(SpringTransactions.on(pool))
+        .transactionMode(mode)).build();
+    assertThat(store.transactionMode()).isEqualTo(mode);
     idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     jdbc = new JdbcTemplate(pool);
     orders = SpringDatabase.uniqueName("orders");
@@ -95,9 +108,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void theOutcomeCommitsWithTheMethodsWrites_andARetryReplays(SpringDatabase database) {
-    start(database, b -> b);
+  @MethodSource("databasesAndModes")
+  void theOutcomeCommitsWithTheMethodsWrites_andARetryReplays(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
 
     CallResult<String> first = tx.execute(s -> placeOrder(key));
@@ -110,9 +123,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void aRollbackAfterTheMethodReturned_leavesNeitherRowNorRecord_andTheRetryRuns(SpringDatabase database) {
-    start(database, b -> b);
+  @MethodSource("databasesAndModes")
+  void aRollbackAfterTheMethodReturned_leavesNeitherRowNorRecord_andTheRetryRuns(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> tx.execute(s -> {
@@ -129,9 +142,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void aCallInARequiresNewTransaction_commitsWithIt_whateverTheOuterOneDoes(SpringDatabase database) {
-    start(database, b -> b);
+  @MethodSource("databasesAndModes")
+  void aCallInARequiresNewTransaction_commitsWithIt_whateverTheOuterOneDoes(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> tx.execute(outer -> {
@@ -146,9 +159,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void aCallInTheOuterTransaction_rollsBackWithIt_thoughAnInnerRequiresNewCommitted(SpringDatabase database) {
-    start(database, b -> b);
+  @MethodSource("databasesAndModes")
+  void aCallInTheOuterTransaction_rollsBackWithIt_thoughAnInnerRequiresNewCommitted(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
     String other = UUID.randomUUID().toString();
 
@@ -166,9 +179,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void withoutATransaction_theCallIsRefusedBeforeItsMethodRuns(SpringDatabase database) {
-    start(database, b -> b);
+  @MethodSource("databasesAndModes")
+  void withoutATransaction_theCallIsRefusedBeforeItsMethodRuns(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> placeOrder(key))
@@ -181,9 +194,9 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void withoutATransaction_whenAllowed_theOutcomeIsRecordedOnItsOwn(SpringDatabase database) {
-    start(database, b -> b.requireTransaction(false));
+  @MethodSource("databasesAndModes")
+  void withoutATransaction_whenAllowed_theOutcomeIsRecordedOnItsOwn(SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b.requireTransaction(false));
     String key = UUID.randomUUID().toString();
 
     assertThat(placeOrder(key).outcome()).isEqualTo(CallOutcome.EXECUTED);
@@ -192,10 +205,10 @@ class SpringTransactionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SpringDatabase.class)
-  void aDuplicateWhileTheFirstTransactionIsStillOpen_isRefusedAsInProgress(SpringDatabase database)
+  @MethodSource("databasesAndModes")
+  void aDuplicateWhileTheFirstTransactionIsStillOpen_isRefusedAsInProgress(SpringDatabase database, TransactionMode mode)
       throws Exception {
-    start(database, b -> b);
+    start(database, mode, b -> b);
     String key = UUID.randomUUID().toString();
     CountDownLatch called = new CountDownLatch(1);
     CountDownLatch commit = new CountDownLatch(1);
@@ -208,7 +221,10 @@ class SpringTransactionsTest {
     }));
     assertThat(called.await(30, TimeUnit.SECONDS)).isTrue();
     try {
-      // the claim committed on its own connection; the outcome waits in the open transaction
+      assertThat(state(key)).as("the claim, seen from outside the open transaction")
+          .isEqualTo(mode == TransactionMode.JOINED ? RecordState.IN_PROGRESS : null);
+      // joined: the claim committed on its own connection; transaction-scoped: it waits in the open
+      // transaction with the outcome; either way the key is taken
       assertThatThrownBy(() -> tx.execute(s -> placeOrder(key))).isInstanceOf(IdempotencyInProgressException.class);
     } finally {
       commit.countDown();
