@@ -76,7 +76,10 @@ abstract class NoWaitClaim {
    * lock on the same number, only make a call wait or be refused.
    */
   static final class Postgres extends NoWaitClaim {
-    /** A digest per thread, reset by each {@code digest}: looking one up per claim costs a provider search. */
+    /**
+     * A digest per thread, reset by each {@code digest}: looking one up per claim costs a provider search.
+     * (The engine's {@code Hashing} keeps one too, but its internals are not open to this module.)
+     */
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
       try {
         return MessageDigest.getInstance("SHA-256");
@@ -96,11 +99,14 @@ abstract class NoWaitClaim {
     private final NamedSql claimSql;
     private final NamedSql completeAndCommitSql;
     private final PostgresDialect postgres;
+    /** What every lock key hashes before the stored key: the table's qualified name and a zero byte. */
+    private final byte[] lockKeyPrefix;
 
     Postgres(Dialect dialect) {
       super(dialect);
       PostgresDialect postgres = (PostgresDialect) dialect;
       this.postgres = postgres;
+      this.lockKeyPrefix = (dialect.table.qualified() + "\0").getBytes(StandardCharsets.UTF_8);
       completeAndCommitSql = postgres.completeThen("; COMMIT");
       String nulls = String.join(", ", java.util.Collections.nCopies(
           StoredRow.COLUMNS.split(",").length + 1, "NULL"));
@@ -153,8 +159,7 @@ abstract class NoWaitClaim {
     /** The first 64 bits of SHA-256 over the table's name and the stored key. */
     long lockKey(String storedKey) {
       MessageDigest sha = SHA256.get();
-      sha.update(dialect.table.qualified().getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
+      sha.update(lockKeyPrefix);
       byte[] d = sha.digest(storedKey.getBytes(StandardCharsets.UTF_8));
       long h = 0;
       for (int i = 0; i < 8; i++) {
