@@ -84,17 +84,20 @@ final class CallObservation {
   }
 
   /**
-   * What the engine reports of the observed call on this thread as it emits the event: that it waited, or
-   * that the store failed.
+   * What the engine reports of the observed call on this thread as it emits each event. Only two matter:
+   * that it waited, or that the store failed; the other events cost no look-up.
    */
   static void note(CallPlan plan, Type type, Throwable error) {
+    if (type != Type.WAITED && type != Type.STORE_ERROR) {
+      return;
+    }
     CallObservation call = CURRENT.get().call;
     if (call == null || call.plan != plan) {
       return; // another thread (lease renewal, a stage's completion) or another call's event
     }
     if (type == Type.WAITED) {
       call.waited = true;
-    } else if (type == Type.STORE_ERROR) {
+    } else {
       call.storeError = error;
     }
   }

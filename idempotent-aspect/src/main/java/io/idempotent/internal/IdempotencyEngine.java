@@ -631,8 +631,8 @@ public final class IdempotencyEngine {
   }
 
   private void emit(Type type, CallPlan plan, String key, Throwable error) {
-    if (observer != null && (type == Type.WAITED || type == Type.STORE_ERROR)) {
-      CallObservation.note(plan, type, error); // the two endings the observed call cannot tell otherwise
+    if (observer != null) {
+      CallObservation.note(plan, type, error);
     }
     if (listener != null) {
       try {
