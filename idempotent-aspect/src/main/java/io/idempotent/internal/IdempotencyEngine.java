@@ -297,7 +297,7 @@ public final class IdempotencyEngine {
       CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Invocation invocation)
       throws Throwable {
     LeaseRenewer.Renewal renewal = config.leaseRenewal()
-        ? renewer.register(plan, store, key, owner, lease, plan.maxRunTime != null ? plan.maxRunTime : ttl(plan))
+        ? renewer.register(plan, store, key, owner, lease, maxRunTime(plan))
         : null;
     Object result;
     RunningKeys running = RunningKeys.enter(store, key);
@@ -305,7 +305,7 @@ public final class IdempotencyEngine {
       result = invocation.proceed();
     } catch (Throwable t) {
       cancel(renewal);
-      onFailure(plan, store, key, owner, t);
+      onFailure(plan, store, key, owner, lease, renewal, t);
       LAST.set(CallOutcome.EXECUTED); // it ran and threw (nested calls may have set their own outcome)
       if (plan.shape == CallPlan.ResultShape.STAGE && plan.isFinal(t)) {
         return CompletableFuture.failedFuture(t); // as every replay of this recorded failure will
@@ -319,19 +319,18 @@ public final class IdempotencyEngine {
     if (plan.shape == CallPlan.ResultShape.STAGE) {
       if (result == null) {
         cancel(renewal);
-        complete(plan, store, key, owner, null);
+        complete(plan, store, key, owner, lease, renewal, null, false);
         return CompletableFuture.completedFuture(null); // as every replay of a null outcome will
       }
-      return completeWhenDone(plan, store, key, owner, renewal, (CompletionStage<?>) result);
+      return completeWhenDone(plan, store, key, owner, lease, renewal, (CompletionStage<?>) result);
     }
     cancel(renewal);
-    complete(plan, store, key, owner, result);
+    complete(plan, store, key, owner, lease, renewal, result, false);
     return result;
   }
 
-  private CompletableFuture<Object> completeWhenDone(
-      CallPlan plan, IdempotencyStore store, String key, String owner, LeaseRenewer.Renewal renewal,
-      CompletionStage<?> stage) {
+  private CompletableFuture<Object> completeWhenDone(CallPlan plan, IdempotencyStore store, String key,
+      String owner, Duration lease, LeaseRenewer.Renewal renewal, CompletionStage<?> stage) {
     CompletableFuture<Object> out = new CompletableFuture<>();
     Thread caller = Thread.currentThread();
     AtomicBoolean returned = new AtomicBoolean();
@@ -342,13 +341,13 @@ public final class IdempotencyEngine {
         // the completing thread may have open
         boolean detached = returned.get() || Thread.currentThread() != caller;
         try {
-          complete(plan, store, key, owner, value, detached);
+          complete(plan, store, key, owner, lease, renewal, value, detached);
           out.complete(value);
         } catch (Throwable t) {
           out.completeExceptionally(t);
         }
       } else {
-        onFailure(plan, store, key, owner, unwrap(error));
+        onFailure(plan, store, key, owner, lease, renewal, unwrap(error));
         out.completeExceptionally(error);
       }
     });
@@ -356,15 +355,24 @@ public final class IdempotencyEngine {
     return out;
   }
 
-  private void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Object result) {
-    complete(plan, store, key, owner, result, false);
-  }
-
-  private void complete(
-      CallPlan plan, IdempotencyStore store, String key, String owner, Object result, boolean detached) {
+  /**
+   * Records a call's result. When the store fails, the caller still gets its result, and the outcome is
+   * handed to the renewer, which keeps trying to record it while the claim may still be this owner's.
+   *
+   * @param renewal the call's lease renewal, already cancelled (null when leases are not renewed)
+   */
+  private void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      LeaseRenewer.Renewal renewal, Object result, boolean detached) {
     boolean completed;
+    StoredOutcome outcome;
     try {
-      StoredOutcome outcome = recorded(plan, result);
+      outcome = recorded(plan, result);
+    } catch (IdempotencyResultException e) {
+      // the result cannot be stored: release so that nothing half-written stays behind, and say why
+      release(plan, store, key, owner, e);
+      throw e;
+    }
+    try {
       completed = detached
           ? store.completeDetached(key, owner, outcome, ttl(plan))
           : store.complete(key, owner, outcome, ttl(plan));
@@ -379,13 +387,36 @@ public final class IdempotencyEngine {
       throw e;
     } catch (RuntimeException e) {
       storeFailedAfterRun(plan, key, e);
+      recordLater(plan, store, key, owner, lease, renewal, outcome, false);
       return;
     }
     if (completed) {
       emit(Type.EXECUTED, plan, key, null);
     } else {
-      leaseLost(plan, key, "complete");
+      leaseLost(plan, store, key, "complete");
     }
+  }
+
+  /**
+   * Hands an outcome the store failed to record to the renewer, which tries again on the store's lane
+   * (as a detached completion: the lane has no transaction of the caller's) until it lands or the claim
+   * is lost. (A repeat after an attempt that committed but whose answer was lost finds no claim either,
+   * and is reported as a lost claim although the outcome is recorded.)
+   */
+  private void recordLater(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      LeaseRenewer.Renewal renewal, StoredOutcome outcome, boolean failure) {
+    Duration ttl = ttl(plan);
+    renewer.recordLater(plan, store, key, owner, lease, maxRunTime(plan), renewal, new LeaseRenewer.LateRecording() {
+      @Override
+      public boolean attempt() {
+        return store.completeDetached(key, owner, outcome, ttl);
+      }
+
+      @Override
+      public boolean failure() {
+        return failure;
+      }
+    });
   }
 
   /**
@@ -406,14 +437,16 @@ public final class IdempotencyEngine {
     return StoredOutcome.valueJson(config.codec().encode(result, plan.resultType));
   }
 
-  /** The method ran; its result goes back to the caller, but a retry after the lease may run it again. */
+  /** The method ran; its result goes back to the caller while its outcome is tried again in the background. */
   private void storeFailedAfterRun(CallPlan plan, String key, RuntimeException e) {
     emit(Type.STORE_ERROR, plan, key, e);
     LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
-        + Hashing.shortReference(key) + "); a retry after the lease expires will run it again", e);
+        + Hashing.shortReference(key) + "); trying again in the background while the claim is held. If the"
+        + " store stays unreachable until the lease has run out, a retry after that may run it again", e);
   }
 
-  private void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable t) {
+  private void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      LeaseRenewer.Renewal renewal, Throwable t) {
     if (plan.isFinal(t)) {
       String state;
       try {
@@ -427,20 +460,18 @@ public final class IdempotencyEngine {
         return;
       }
       boolean completed;
+      StoredOutcome outcome = StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state);
       try {
-        completed = store.complete(
-            key, owner, StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state), ttl(plan));
+        completed = store.complete(key, owner, outcome, ttl(plan));
       } catch (RuntimeException e) {
-        emit(Type.STORE_ERROR, plan, key, e);
-        LOG.log(Level.WARNING, "Could not record the final failure of " + plan.description
-            + "; releasing the key so that a retry runs again instead of waiting for the lease", e);
-        release(plan, store, key, owner, t);
+        storeFailedAfterRun(plan, key, e);
+        recordLater(plan, store, key, owner, lease, renewal, outcome, true);
         return;
       }
       if (completed) {
         emit(Type.FAILURE_STORED, plan, key, t);
       } else {
-        leaseLost(plan, key, "store its final failure");
+        leaseLost(plan, store, key, "store its final failure");
       }
     } else {
       release(plan, store, key, owner, t);
@@ -460,7 +491,7 @@ public final class IdempotencyEngine {
     if (released) {
       emit(Type.RELEASED_ON_FAILURE, plan, key, cause);
     } else {
-      leaseLost(plan, key, "release");
+      leaseLost(plan, store, key, "release");
     }
   }
 
@@ -473,13 +504,28 @@ public final class IdempotencyEngine {
       }
 
       @Override
-      public void leaseLost(CallPlan plan, String key) {
-        IdempotencyEngine.this.leaseLost(plan, key, "renew its lease");
+      public void leaseLost(CallPlan plan, IdempotencyStore store, String key, String action) {
+        IdempotencyEngine.this.leaseLost(plan, store, key, action);
       }
 
       @Override
       public void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime) {
         IdempotencyEngine.this.runTimeExceeded(plan, key, maxRunTime);
+      }
+
+      @Override
+      public void recordedLate(CallPlan plan, String key, LeaseRenewer.LateRecording recording) {
+        emit(recording.failure() ? Type.FAILURE_STORED : Type.EXECUTED, plan, key, null);
+        LOG.log(Level.INFO, "Recorded the outcome of " + plan.description + " (key#" + Hashing.shortReference(key)
+            + ") once the store answered again");
+      }
+
+      @Override
+      public void recordingAbandoned(CallPlan plan, String key, Duration maxRunTime) {
+        emit(Type.RUN_TIME_EXCEEDED, plan, key, null);
+        LOG.log(Level.WARNING, "Gave up recording the outcome of " + plan.description + " (key#"
+            + Hashing.shortReference(key) + "): the store did not take it within the call's maximum run time of "
+            + maxRunTime + "; once its lease runs out a retry runs the method again");
       }
     };
   }
@@ -491,12 +537,31 @@ public final class IdempotencyEngine {
         + " runs out another caller may take the key over");
   }
 
-  private void leaseLost(CallPlan plan, String key, String action) {
+  /**
+   * Reports a claim the store no longer holds, saying what the store shows now: another owner's claim or
+   * outcome (the lease ran out and another caller took over), or no record at all (it expired, was
+   * evicted, or the store lost it in a restart or failover).
+   */
+  private void leaseLost(CallPlan plan, IdempotencyStore store, String key, String action) {
     emit(Type.LEASE_LOST, plan, key, null);
+    String now;
+    try {
+      Optional<IdempotencyRecord> found = store.find(key);
+      now = found.isEmpty()
+          ? "its record is gone from the store (expired and purged, evicted, or lost in a restart or failover of"
+              + " the store), so a retry runs the method again"
+          : found.get().state() == RecordState.COMPLETED
+              ? "another caller, which took it over once its lease ran out, has recorded its own outcome, which"
+                  + " was left untouched"
+              : "its lease ran out and another caller took it over; the new owner's claim was left untouched";
+    } catch (RuntimeException e) {
+      now = "its lease ran out and another caller may have taken over, or its record is gone (the store could"
+          + " not be asked which)";
+    }
     LOG.log(Level.WARNING, "Lost the claim of " + plan.description + " (key#" + Hashing.shortReference(key)
-        + ") before it could " + action + ": its lease ran out and another caller may have taken over;"
-        + " the new owner's record was left untouched");
+        + ") before it could " + action + ": " + now);
   }
+
 
   private Object replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
     emit(Type.REPLAYED, plan, key, null);
@@ -622,6 +687,10 @@ public final class IdempotencyEngine {
 
   private Duration ttl(CallPlan plan) {
     return plan.ttl != null ? plan.ttl : config.defaultTtl();
+  }
+
+  private Duration maxRunTime(CallPlan plan) {
+    return plan.maxRunTime != null ? plan.maxRunTime : ttl(plan);
   }
 
   private static void cancel(LeaseRenewer.Renewal renewal) {

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Renews the leases of running calls, each at a third of its lease, so a long-running method keeps its
- * claim. One daemon thread keeps the time; the renewals themselves run on a lane per store (a daemon
+ * claim; and records the outcomes of calls whose completion the store failed, trying again until it
+ * lands, the claim is lost or the call's maximum run time has passed (see {@link #recordLater}). One daemon thread keeps the time; the renewals themselves run on a lane per store (a daemon
  * thread that exists while the store has renewals to run), so a store that is slow or stuck — its pool
  * exhausted, its server unreachable — delays only its own renewals, never another store's. A renewal
  * still running is not submitted again. Registering costs one small object and a set insertion; calls
@@ -31,12 +32,42 @@ final class LeaseRenewer {
     /** A renewal failed in the store; it is tried again sooner. */
     void renewalFailed(CallPlan plan, String key, RuntimeException error);
 
-    /** The store no longer holds the claim: another caller took it over after the lease ran out. */
-    void leaseLost(CallPlan plan, String key);
+    /**
+     * The store no longer holds the claim (another caller took it over after the lease ran out, or the
+     * record is gone) when the renewer tried to {@code action}.
+     */
+    void leaseLost(CallPlan plan, IdempotencyStore store, String key, String action);
 
     /** The call ran past its maximum run time: its lease is no longer renewed. */
     void runTimeExceeded(CallPlan plan, String key, Duration maxRunTime);
+
+    /** An outcome whose first recording failed has now been recorded. */
+    void recordedLate(CallPlan plan, String key, LateRecording recording);
+
+    /** An outcome whose first recording failed was still not recorded when the call's maximum run time passed. */
+    void recordingAbandoned(CallPlan plan, String key, Duration maxRunTime);
   }
+
+  /**
+   * One more attempt to record a call's outcome, on a store lane: {@link #recorded} or {@link #lost}
+   * (fenced: another caller holds the key now); a store failure throws, and the attempt is repeated.
+   */
+  interface LateRecording {
+    /** Whether the outcome is now recorded; false when the claim is no longer this owner's. */
+    boolean attempt();
+
+    /** Whether it is a final failure (rather than a value) that is being recorded. */
+    boolean failure();
+  }
+
+  /** The first pause before an outcome is tried again, doubling up to {@link #MAX_RECORDING_PAUSE_NANOS}. */
+  private static final long FIRST_RECORDING_PAUSE_NANOS = 50_000_000L;
+  /**
+   * At most this long between attempts: once the store answers again the outcome lands within it, while
+   * the claim's lease (renewed until the outage began, so with two thirds of it left) still keeps a
+   * retry from taking the key over.
+   */
+  private static final long MAX_RECORDING_PAUSE_NANOS = 500_000_000L;
 
   private static final long MAX_IDLE_NANOS = 1_000_000_000L;
   private static final long IDLE_EXIT_NANOS = 5_000_000_000L;
@@ -78,6 +109,26 @@ final class LeaseRenewer {
   Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
       Duration maxRunTime) {
     Renewal r = new Renewal(plan, store, key, owner, lease, maxRunTime);
+    schedule(r);
+    return r;
+  }
+
+  /**
+   * Keeps trying to record the outcome of a call that finished while its store failed: at first after
+   * 50 ms, then at pauses doubling up to half a second, until {@code recording} lands it or finds the
+   * claim lost, or until the call has run for {@code maxRunTime}. While the store fails, the claim's
+   * lease is renewed on its usual schedule whenever the store answers again (when {@code renewed} was
+   * the call's renewal; null: leases are not renewed, and {@code maxRunTime} counts from now), so a
+   * retry does not take the key over while its outcome is on its way.
+   */
+  void recordLater(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+      Duration maxRunTime, Renewal renewed, LateRecording recording) {
+    long now = time.nanoTime();
+    long endsAt = renewed != null ? renewed.endsAt : now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4);
+    schedule(new Renewal(plan, store, key, owner, lease, maxRunTime, now, endsAt, renewed, recording));
+  }
+
+  private void schedule(Renewal r) {
     active.add(r);
     Thread t = thread;
     if (t == null) {
@@ -86,7 +137,6 @@ final class LeaseRenewer {
     if (r.due - nextWake < 0) {
       LockSupport.unpark(t);
     }
-    return r;
   }
 
   private synchronized Thread start() {
@@ -126,7 +176,9 @@ final class LeaseRenewer {
         if (r.due - now <= 0) {
           if (now - r.endsAt >= 0) {
             active.remove(r); // ran too long: let its lease run out
-            if (!r.cancelled) {
+            if (r.recording != null) {
+              listener.recordingAbandoned(r.plan, r.key, r.maxRunTime);
+            } else if (!r.cancelled) {
               listener.runTimeExceeded(r.plan, r.key, r.maxRunTime);
             }
           } else {
@@ -173,7 +225,11 @@ final class LeaseRenewer {
         if (r.cancelled) {
           return; // the call ended while this waited in its lane: its row may be locked by its completion
         }
-        renew(r, time.nanoTime());
+        if (r.recording != null) {
+          record(r, time.nanoTime());
+        } else {
+          renew(r, time.nanoTime());
+        }
       } finally {
         r.inFlight = false;
         Thread t = thread;
@@ -208,12 +264,47 @@ final class LeaseRenewer {
     } else {
       active.remove(r);
       if (!r.cancelled) {
-        listener.leaseLost(r.plan, r.key);
+        listener.leaseLost(r.plan, r.store, r.key, "renew its lease");
       }
     }
   }
 
-  /** One running call's lease. */
+  /**
+   * One attempt to record a late outcome. While the store fails, the lease is renewed when it falls due,
+   * so that it runs out only if the store stays silent; a renewal the store refuses means the claim is
+   * lost, and so is the outcome.
+   */
+  private void record(Renewal r, long now) {
+    boolean recorded;
+    try {
+      recorded = r.recording.attempt();
+    } catch (RuntimeException e) {
+      if (r.renewing && now - r.renewDue >= 0) {
+        try {
+          if (!r.store.renew(r.key, r.owner, r.lease)) {
+            active.remove(r);
+            listener.leaseLost(r.plan, r.store, r.key, "renew its lease while its outcome waited to be recorded");
+            return;
+          }
+          r.renewDue = now + r.intervalNanos;
+        } catch (RuntimeException stillFailing) {
+          r.renewDue = now + r.intervalNanos / 2;
+        }
+      }
+      r.pauseNanos = Math.min(r.pauseNanos * 2, MAX_RECORDING_PAUSE_NANOS);
+      long next = now + r.pauseNanos;
+      r.due = r.renewing && r.renewDue - next < 0 ? r.renewDue : next; // a short lease is not let run out
+      return;
+    }
+    active.remove(r);
+    if (recorded) {
+      listener.recordedLate(r.plan, r.key, r.recording);
+    } else {
+      listener.leaseLost(r.plan, r.store, r.key, "record its outcome");
+    }
+  }
+
+  /** One running call's lease, or the outcome of a finished call still to be recorded. */
   final class Renewal {
     final CallPlan plan;
     final IdempotencyStore store;
@@ -228,18 +319,48 @@ final class LeaseRenewer {
     volatile boolean cancelled;
     /** Submitted to its store's lane and not finished yet. */
     volatile boolean inFlight;
+    /** The outcome to record, or null for a running call's renewal. */
+    final LateRecording recording;
+    /** While recording: whether the lease is renewed, when next, and the pause before the next attempt. */
+    final boolean renewing;
+    volatile long renewDue;
+    volatile long pauseNanos;
 
     Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Duration maxRunTime) {
+      this(plan, store, key, owner, lease, maxRunTime, time.nanoTime());
+    }
+
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+        Duration maxRunTime, long now) {
       this.plan = plan;
       this.store = store;
       this.key = key;
       this.owner = owner;
       this.lease = lease;
       this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
-      long now = time.nanoTime();
-      this.due = now + intervalNanos;
       this.maxRunTime = maxRunTime;
       this.endsAt = now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4); // at most 3650 days: no overflow
+      this.due = now + intervalNanos;
+      this.recording = null;
+      this.renewing = true;
+    }
+
+    /** A late recording: it ends when the call it records would have ({@code endsAt}). */
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+        Duration maxRunTime, long now, long endsAt, Renewal renewed, LateRecording recording) {
+      this.plan = plan;
+      this.store = store;
+      this.key = key;
+      this.owner = owner;
+      this.lease = lease;
+      this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
+      this.maxRunTime = maxRunTime;
+      this.endsAt = endsAt;
+      this.recording = recording;
+      this.pauseNanos = FIRST_RECORDING_PAUSE_NANOS;
+      this.due = now + FIRST_RECORDING_PAUSE_NANOS;
+      this.renewing = renewed != null;
+      this.renewDue = renewed != null ? renewed.due : now;
     }
 
     void cancel() {

@@ -97,13 +97,23 @@ class LeaseRenewerTest {
       }
 
       @Override
-      public void leaseLost(CallPlan p, String key) {
+      public void leaseLost(CallPlan p, io.idempotent.spi.IdempotencyStore s, String key, String action) {
         reports.add("lost " + key);
       }
 
       @Override
       public void runTimeExceeded(CallPlan p, String key, Duration maxRunTime) {
         reports.add("too long " + key);
+      }
+
+      @Override
+      public void recordedLate(CallPlan p, String key, LeaseRenewer.LateRecording recording) {
+        reports.add("recorded " + key);
+      }
+
+      @Override
+      public void recordingAbandoned(CallPlan p, String key, Duration maxRunTime) {
+        reports.add("abandoned " + key);
       }
     }, time);
     store.claim("k", "", "first", LEASE);
@@ -114,6 +124,56 @@ class LeaseRenewerTest {
     assertThat(reports.poll(10, TimeUnit.SECONDS)).isEqualTo("lost k");
     assertThat(store.find("k").orElseThrow().owner()).isEqualTo("second");
     r.cancel();
+  }
+
+  @Test
+  void lateRecording_isTriedAtPausesDoublingToHalfASecond_andRenewsTheLeaseWhenDue_untilItLands() throws Exception {
+    LeaseRenewer renewer = renewer(Duration.ofSeconds(5).toNanos());
+    Duration lease = Duration.ofSeconds(3); // renewed each second
+    store.claim("k", "", "o", lease);
+    LeaseRenewer.Renewal running = renewer.register(plan, store, "k", "o", lease, Duration.ofHours(1));
+    running.cancel(); // the call returned; its completion failed
+    BlockingQueue<Long> attempts = new LinkedBlockingQueue<>();
+    boolean[] storeBack = {false};
+    long start = time.nanoTime();
+    renewer.recordLater(plan, store, "k", "o", lease, Duration.ofHours(1), running, new LeaseRenewer.LateRecording() {
+      @Override
+      public boolean attempt() {
+        attempts.add(Duration.ofNanos(time.nanoTime() - start).toMillis());
+        if (!storeBack[0]) {
+          throw new IllegalStateException("store unreachable");
+        }
+        return store.complete("k", "o", io.idempotent.spi.StoredOutcome.nullValue(), Duration.ofHours(1));
+      }
+
+      @Override
+      public boolean failure() {
+        return false;
+      }
+    });
+    List<Long> seen = new ArrayList<>();
+    long renewalsBefore = store.renewals();
+    // pauses of 50, 100, 200, 400 ms, then 500 ms at most, and never past a renewal's due time (each second)
+    List<Long> expected = List.of(50L, 150L, 350L, 750L, 1000L, 1500L, 2000L, 2500L);
+    for (long at = 10; at <= 2500; at += 10) {
+      time.advance(Duration.ofMillis(10));
+      // an attempt that falls due now is waited for (the time stays until the next advance); one that
+      // does not would show up at the next poll
+      Long a = attempts.poll(expected.contains(at) ? 10_000 : 1, TimeUnit.MILLISECONDS);
+      if (a != null) {
+        seen.add(a);
+      }
+    }
+    assertThat(seen).isEqualTo(expected);
+    assertThat(store.renewals() - renewalsBefore).as("renewed at 1 s and 2 s while it fails").isEqualTo(2);
+    assertThat(store.find("k").orElseThrow().state()).isEqualTo(io.idempotent.spi.RecordState.IN_PROGRESS);
+
+    storeBack[0] = true;
+    for (int i = 0; i < 100 && store.find("k").orElseThrow().state() != io.idempotent.spi.RecordState.COMPLETED; i++) {
+      time.advance(Duration.ofMillis(100));
+      Thread.sleep(5);
+    }
+    assertThat(store.find("k").orElseThrow().state()).isEqualTo(io.idempotent.spi.RecordState.COMPLETED);
   }
 
   /** A store whose renewals hang, as when the application has exhausted its connection pool. */

@@ -81,6 +81,11 @@ public class InMemoryTestStore implements IdempotencyStore {
     }
   }
 
+  /** Loses every record, as a store restarted without persistence (or one that evicted them) does. */
+  public synchronized void forgetAll() {
+    entries.clear();
+  }
+
   @Override
   public synchronized ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     check();
