@@ -3,6 +3,8 @@ package io.idempotent.jdbi;
 import io.idempotent.IdempotencyStoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -14,10 +16,30 @@ import org.jdbi.v3.core.Jdbi;
  */
 abstract class Connections {
 
+  /** The default bound of one of the store's own operations: the wait for a connection, and for each reply. */
+  static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(5);
+
   /** A unit of work on one connection. */
   @FunctionalInterface
   interface Work<R> {
     R run(Connection c) throws SQLException;
+  }
+
+  private final Duration timeout;
+  private final long timeoutNanos;
+  private final int timeoutMillis;
+  /** What the store's connections come from, for messages. */
+  private final String source;
+  /** Set once a driver refuses {@code setNetworkTimeout} (H2 in its own process has no network to time). */
+  private volatile boolean networkTimeoutUnsupported;
+  private final Reachability reachability = new Reachability();
+
+  private Connections(Duration timeout, Object source) {
+    this.timeout = timeout;
+    this.timeoutNanos = timeout.toNanos();
+    this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    String s = String.valueOf(source);
+    this.source = s.length() > 120 ? s.substring(0, 120) + "…" : s;
   }
 
   /** Runs {@code work} on a connection of its own and commits it (or rolls it back) before returning. */
@@ -34,25 +56,34 @@ abstract class Connections {
   /** Borrows a connection that the caller keeps until it closes the returned {@link Held}. */
   abstract Held hold();
 
-  static Connections of(DataSource dataSource) {
-    return new Connections() {
+  /**
+   * Connections borrowed from {@code dataSource}, each operation bounded by {@code timeout}: the wait for
+   * a connection (whatever the pool's own timeout) and, where the driver supports it, each wait for a
+   * reply ({@link Connection#setNetworkTimeout}, put back as it was before the connection is returned).
+   */
+  static Connections of(DataSource dataSource, Duration timeout) {
+    return new Connections(timeout, dataSource) {
       @Override
       <R> R run(Work<R> work) {
-        try (Connection c = dataSource.getConnection()) {
-          return inTransaction(c, work);
+        Connection c = borrow(dataSource::getConnection);
+        try (c) {
+          int previous = limitReplies(c);
+          try {
+            return inTransaction(c, work);
+          } finally {
+            restoreReplies(c, previous);
+          }
         } catch (SQLException e) {
-          throw failure(e);
+          throw failed(failure(e));
+        } catch (RuntimeException e) {
+          throw failed(e);
         }
       }
 
       @Override
       Held hold() {
-        Connection c;
-        try {
-          c = dataSource.getConnection();
-        } catch (SQLException e) {
-          throw failure(e);
-        }
+        Connection c = borrow(dataSource::getConnection);
+        int previous = limitReplies(c);
         return new Held() {
           @Override
           public Connection connection() {
@@ -61,6 +92,7 @@ abstract class Connections {
 
           @Override
           public void close() {
+            restoreReplies(c, previous);
             try {
               c.close();
             } catch (SQLException e) {
@@ -72,22 +104,33 @@ abstract class Connections {
     };
   }
 
-  static Connections of(Jdbi jdbi) {
-    return new Connections() {
+  /** As {@link #of(DataSource, Duration)}, through handles of {@code jdbi} (which does not hand out its connection factory). */
+  static Connections of(Jdbi jdbi, Duration timeout) {
+    return new Connections(timeout, jdbi) {
       @Override
       <R> R run(Work<R> work) {
         // committed on the JDBC connection itself: JDBI treats a connection that arrives with auto-commit
         // off as enrolled in a transaction its owner manages, and would neither begin nor commit one
-        try (Handle h = JoinedTransactions.openOwn(jdbi)) {
-          return inTransaction(h.getConnection(), work);
+        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi));
+        try (h) {
+          Connection c = h.getConnection();
+          int previous = limitReplies(c);
+          try {
+            return inTransaction(c, work);
+          } finally {
+            restoreReplies(c, previous);
+          }
         } catch (SQLException e) {
-          throw failure(e);
+          throw failed(failure(e));
+        } catch (RuntimeException e) {
+          throw failed(e);
         }
       }
 
       @Override
       Held hold() {
-        Handle h = JoinedTransactions.openOwn(jdbi);
+        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi));
+        int previous = limitReplies(h.getConnection());
         return new Held() {
           @Override
           public Connection connection() {
@@ -96,11 +139,88 @@ abstract class Connections {
 
           @Override
           public void close() {
+            restoreReplies(h.getConnection(), previous);
             h.close();
           }
         };
       }
     };
+  }
+
+  /**
+   * Waits for a connection (or a handle) at most the operation timeout; fails at once while the database
+   * is taken for unreachable ({@link Reachability}).
+   */
+  final <T> T borrow(AcquisitionDeadlines.Wait<T, SQLException> wait) {
+    reachability.check();
+    T borrowed;
+    try {
+      borrowed = AcquisitionDeadlines.within(timeoutNanos, wait);
+    } catch (AcquisitionDeadlines.TimedOut e) {
+      throw failed(noConnection("none came within the store's operation timeout of " + timeout, e.getCause()));
+    } catch (SQLException | RuntimeException e) {
+      throw failed(noConnection(e.getMessage(), e));
+    }
+    reachability.answered(); // a connection came: let every operation try (a dead one fails and pauses again)
+    return borrowed;
+  }
+
+  /** Notes how a unit of work failed, for {@link Reachability}; returns {@code e}. */
+  final <E extends Throwable> E failed(E e) {
+    reachability.failed(e);
+    return e;
+  }
+
+  /** No connection came from the pool. */
+  static final class NoConnection extends IdempotencyStoreException {
+    private static final long serialVersionUID = 1L;
+
+    NoConnection(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private IdempotencyStoreException noConnection(String why, Throwable cause) {
+    return new NoConnection("The idempotency store got no database connection from " + source
+        + " (" + why + "). The database may be unreachable, or the pool exhausted: size it for the calls that run"
+        + " at the same time, each holding one connection of the store's while it claims or records (in the"
+        + " JOINED modes also the caller's own). The operation timeout (idempotent.jdbi.operation-timeout,"
+        + " JdbiIdempotencyStore.Builder#operationTimeout, default " + DEFAULT_OPERATION_TIMEOUT + ") bounds the"
+        + " wait", cause);
+  }
+
+  /**
+   * Bounds each wait for a reply on {@code c} by the operation timeout; returns the connection's own
+   * setting to put back, or -1 when it was left alone.
+   */
+  final int limitReplies(Connection c) {
+    if (networkTimeoutUnsupported) {
+      return -1;
+    }
+    try {
+      int previous = c.getNetworkTimeout();
+      if (previous == timeoutMillis) {
+        return -1;
+      }
+      c.setNetworkTimeout(Runnable::run, timeoutMillis);
+      return previous;
+    } catch (SQLFeatureNotSupportedException | UnsupportedOperationException | AbstractMethodError e) {
+      networkTimeoutUnsupported = true;
+      return -1;
+    } catch (SQLException e) {
+      return -1; // a broken connection: the work on it fails and says why
+    }
+  }
+
+  /** Puts back what {@link #limitReplies} changed; a connection that refuses goes back to its pool as it is. */
+  private static void restoreReplies(Connection c, int previous) {
+    if (previous >= 0) {
+      try {
+        c.setNetworkTimeout(Runnable::run, previous);
+      } catch (SQLException | RuntimeException e) {
+        // a broken connection: the pool discards it
+      }
+    }
   }
 
   private static <R> R inTransaction(Connection c, Work<R> work) throws SQLException {

@@ -70,6 +70,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final Jdbi jdbi;
   /** Where the store's own units of work run: the data source when it was given one, else the Jdbi. */
   private final Connections connections;
+  private final Duration operationTimeout;
   private final SqlDialect sqlDialect;
   private final Dialect dialect;
   private final TransactionMode mode;
@@ -85,7 +86,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
-    this.connections = b.connections;
+    this.operationTimeout = b.operationTimeout;
+    this.connections = b.dataSource != null
+        ? Connections.of(b.dataSource, b.operationTimeout) : Connections.of(b.jdbi, b.operationTimeout);
     this.sqlDialect = sqlDialect;
     this.dialect = Dialect.of(sqlDialect, b.table, b.relaxedClaimDurability);
     this.mode = b.mode;
@@ -100,7 +103,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
   public static Builder builder(Jdbi jdbi) {
-    return new Builder(Objects.requireNonNull(jdbi, "jdbi"), Connections.of(jdbi));
+    return new Builder(Objects.requireNonNull(jdbi, "jdbi"), null);
   }
 
   /**
@@ -110,7 +113,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   public static Builder builder(DataSource dataSource) {
     Objects.requireNonNull(dataSource, "dataSource");
-    return new Builder(Jdbi.create(dataSource), Connections.of(dataSource));
+    return new Builder(Jdbi.create(dataSource), dataSource);
   }
 
   /** The dialect in use (detected or set). */
@@ -130,6 +133,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Whether claims commit without waiting for durability (see {@link Builder#relaxedClaimDurability}). */
   public boolean relaxedClaimDurability() {
     return relaxedClaimDurability;
+  }
+
+  /** How long one of the store's own operations waits for a connection, and for each reply (see {@link Builder#operationTimeout}). */
+  public Duration operationTimeout() {
+    return operationTimeout;
   }
 
   /** The {@code Jdbi} the store runs on. */
@@ -191,7 +199,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return;
     }
     if (problem != null) {
-      throw new IllegalStateException("The idempotency table " + table() + " cannot be used: " + problem);
+      throw new IdempotencyConfigurationException("The idempotency table " + table() + " cannot be used: " + problem);
     }
   }
 
@@ -540,7 +548,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   public static final class Builder {
     private final Jdbi jdbi;
-    private final Connections connections;
+    /** The data source the store was built on, or null when it was built on a {@code Jdbi}. */
+    private final DataSource dataSource;
+    private Duration operationTimeout = Connections.DEFAULT_OPERATION_TIMEOUT;
     private TableName table = TableName.of(SchemaScript.DEFAULT_TABLE);
     private SqlDialect dialect;
     private TransactionMode mode = TransactionMode.INDEPENDENT;
@@ -550,9 +560,31 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     private CallerTransactions callerTransactions;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
-    private Builder(Jdbi jdbi, Connections connections) {
+    private Builder(Jdbi jdbi, DataSource dataSource) {
       this.jdbi = jdbi;
-      this.connections = connections;
+      this.dataSource = dataSource;
+    }
+
+    /**
+     * How long one of the store's own operations may wait (default 5 s): for a connection from the pool,
+     * whatever the pool's own timeout, and, where the driver supports {@link java.sql.Connection#setNetworkTimeout},
+     * for each reply of the database. A store that cannot reach its database then fails within it — a claim
+     * fails closed, so nothing runs; an outcome that cannot be recorded is tried again in the background —
+     * instead of holding the caller for as long as the pool would wait. Statements in the caller's own
+     * transaction (the JOINED modes) are not bounded by it.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not between 100 ms and 1 hour
+     */
+    public Builder operationTimeout(Duration timeout) {
+      this.operationTimeout = checkOperationTimeout(Objects.requireNonNull(timeout, "timeout"));
+      return this;
+    }
+
+    static Duration checkOperationTimeout(Duration timeout) {
+      if (timeout.compareTo(Duration.ofMillis(100)) < 0 || timeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException("the operation timeout must be between 100 ms and 1 hour, not " + timeout);
+      }
+      return timeout;
     }
 
     /**
@@ -624,7 +656,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
      * outcome was recorded is never run twice because of this option; a crash of the application alone
      * loses nothing. Use it when a rare second execution after a database crash is acceptable.
      *
-     * @throws IllegalStateException from {@link #build()} on a database other than PostgreSQL, which
+     * @throws IdempotencyConfigurationException from {@link #build()} on a database other than PostgreSQL, which
      *     has no per-transaction durability setting
      */
     public Builder relaxedClaimDurability(boolean relaxed) {
@@ -641,14 +673,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     public JdbiIdempotencyStore build() {
       SqlDialect d = dialect != null ? dialect : detect();
       if (relaxedClaimDurability && mode.transactionScoped()) {
-        throw new IllegalStateException("Relaxed claim durability does not apply to " + mode + " mode: the"
+        throw new IdempotencyConfigurationException("Relaxed claim durability does not apply to " + mode + " mode: the"
             + " claim commits with the outcome, and the outcome's commit stays durable");
       }
       if (relaxedClaimDurability && d != SqlDialect.POSTGRESQL) {
-        throw new IllegalStateException("Relaxed claim durability needs PostgreSQL (synchronous_commit); the"
+        throw new IdempotencyConfigurationException("Relaxed claim durability needs PostgreSQL (synchronous_commit); the"
             + " database is " + d);
       }
       JdbiIdempotencyStore store = new JdbiIdempotencyStore(this, d);
+      warnIfThePoolWaitsLonger();
       if (createSchema) {
         store.createSchema();
       }
@@ -656,14 +689,39 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return store;
     }
 
+    /**
+     * A HikariCP pool checks an idle connection on the thread that borrows it, and no interrupt ends that
+     * check: on a server that stopped answering, a borrower waits as long as the pool's connection timeout
+     * (30 s by default), whatever the store's operation timeout. Said once, when the store is built.
+     */
+    private void warnIfThePoolWaitsLonger() {
+      if (dataSource == null || !dataSource.getClass().getName().equals("com.zaxxer.hikari.HikariDataSource")) {
+        return;
+      }
+      long poolMillis;
+      try {
+        poolMillis = (Long) dataSource.getClass().getMethod("getConnectionTimeout").invoke(dataSource);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return;
+      }
+      if (poolMillis == 0 || poolMillis > operationTimeout.toMillis()) {
+        LOG.log(Level.WARNING, "The idempotency store's pool (" + dataSource + ") waits up to "
+            + (poolMillis == 0 ? "forever" : poolMillis + " ms") + " for a connection, longer than the store's"
+            + " operation timeout of " + operationTimeout + ": on a database server that stops answering, the"
+            + " pool checks its idle connections on the calling thread for that long before the store can give"
+            + " up. Set the pool's connectionTimeout to the operation timeout or less (Spring Boot:"
+            + " spring.datasource.hikari.connection-timeout), or give the store a pool of its own");
+      }
+    }
+
     private SqlDialect detect() {
       try (Handle h = jdbi.open()) {
         var meta = h.getConnection().getMetaData();
         String product = meta.getDatabaseProductName();
-        SqlDialect d = SqlDialect.fromProductName(product).orElseThrow(() -> new IllegalStateException(
+        SqlDialect d = SqlDialect.fromProductName(product).orElseThrow(() -> new IdempotencyConfigurationException(
             "Unsupported database '" + product + "'; " + SUPPORTED_DATABASES));
         if (d == SqlDialect.MARIADB && !atLeast(meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion(), 10, 5)) {
-          throw new IllegalStateException("MariaDB " + meta.getDatabaseProductVersion()
+          throw new IdempotencyConfigurationException("MariaDB " + meta.getDatabaseProductVersion()
               + " is not supported: the store needs MariaDB 10.5 or later (INSERT … RETURNING)");
         }
         return d;

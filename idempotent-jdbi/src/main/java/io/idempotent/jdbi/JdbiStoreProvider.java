@@ -7,6 +7,7 @@ import io.idempotent.spi.StoreSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -18,6 +19,8 @@ import javax.sql.DataSource;
  *   <tr><td>{@code url}</td><td>JDBC URL; default: an embedded H2 file database at {@link #defaultH2Path()}</td></tr>
  *   <tr><td>{@code user}, {@code password}</td><td>credentials</td></tr>
  *   <tr><td>{@code pool-size}</td><td>maximum connections (default 10)</td></tr>
+ *   <tr><td>{@code operation-timeout}</td><td>how long one of the store's operations waits for a connection and
+ *       for each reply (default PT5S; see {@link JdbiIdempotencyStore.Builder#operationTimeout})</td></tr>
  *   <tr><td>{@code table}</td><td>table name (default {@code idempotency_record})</td></tr>
  *   <tr><td>{@code mode}</td><td>{@code independent} (default) or {@code joined}</td></tr>
  *   <tr><td>{@code require-transaction}</td><td>joined mode: refuse a call with no transaction open on the
@@ -86,12 +89,22 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     boolean relaxedClaims = claimDurability(settings.get("claim-durability", "durable"));
     Duration purgeInterval = settings.getDuration("purge-interval", Duration.ofMinutes(10));
     int purgeBatch = settings.getInt("purge-batch-size", PurgeScheduler.DEFAULT_BATCH_SIZE);
+    Duration operationTimeout = settings.getDuration("operation-timeout", Connections.DEFAULT_OPERATION_TIMEOUT);
+    try {
+      JdbiIdempotencyStore.Builder.checkOperationTimeout(operationTimeout);
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyConfigurationException("Property idempotent.jdbi.operation-timeout: " + e.getMessage());
+    }
 
     if (url != null && url.trim().toLowerCase(Locale.ROOT).startsWith("jdbc:mysql:")) {
       throw new IdempotencyConfigurationException("Property idempotent.jdbi.url names a MySQL database (jdbc:mysql:),"
           + " which the jdbi idempotency store does not support; " + JdbiIdempotencyStore.SUPPORTED_DATABASES);
     }
     libraries.requirePool();
+    Optional<Path> h2File = url == null ? Optional.of(defaultH2Path()) : EmbeddedH2File.fileOf(url);
+    h2File.flatMap(EmbeddedH2File::refusal).ifPresent(refused -> {
+      throw new IdempotencyConfigurationException(refused);
+    });
     String jdbcUrl = url;
     if (url == null) {
       // the embedded default: a file, so that records survive a restart
@@ -102,7 +115,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     }
     DataSource pool;
     try {
-      pool = ProviderPool.open(jdbcUrl, user, password, poolSize);
+      pool = ProviderPool.open(jdbcUrl, user, password, poolSize, operationTimeout);
     } catch (RuntimeException e) {
       if (url == null) {
         EmbeddedH2File.explain(e, defaultH2Path()).ifPresent(explained -> {
@@ -113,6 +126,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     }
     try {
       JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool)
+          .operationTimeout(operationTimeout)
           .table(table)
           .transactionMode(mode)
           .requireTransaction(requireTransaction)

@@ -2,6 +2,7 @@ package io.idempotent.jdbi;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -20,7 +21,7 @@ final class ProviderPool {
    * @return the pool, which is also an {@link AutoCloseable} that closes it
    * @throws RuntimeException HikariCP's own, when no connection can be made
    */
-  static DataSource open(String jdbcUrl, String user, String password, int maximumSize) {
+  static DataSource open(String jdbcUrl, String user, String password, int maximumSize, Duration operationTimeout) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("idempotent-jdbi");
     hc.setJdbcUrl(jdbcUrl);
@@ -31,6 +32,11 @@ final class ProviderPool {
       hc.setPassword(password);
     }
     hc.setMaximumPoolSize(maximumSize);
+    // the pool gives up where the store would: its own message (pool name, active, idle, waiting) then
+    // says why; a connection is checked within half of it (HikariCP wants that below its wait, and 250 ms at least)
+    long millis = Math.max(250, operationTimeout.toMillis());
+    hc.setConnectionTimeout(millis);
+    hc.setValidationTimeout(Math.max(250, Math.min(5_000, millis / 2)));
     return new HikariDataSource(hc);
   }
 

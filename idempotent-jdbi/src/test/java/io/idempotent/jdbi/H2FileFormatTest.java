@@ -3,6 +3,8 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.Idempotency;
+import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreSettings;
@@ -16,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.h2.mvstore.DataUtils;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The embedded default database is a file: one written by the previous H2 release this library used is
- * read by the current one, and one the current H2 cannot read is refused with what to do.
+ * read by the current one, and one the current H2 cannot read, or an empty one, is refused with what to do.
  */
 class H2FileFormatTest {
 
@@ -101,6 +104,41 @@ class H2FileFormatTest {
         .hasMessageContaining("org.h2.tools.Script")
         .hasMessageContaining("delete the file to start afresh");
     assertThat(file).exists(); // nothing is deleted or overwritten for the user
+  }
+
+  @Test
+  void aDatabaseFileTruncatedToNothing_isRefusedWithWhatToDo_neverTakenForANewDatabase() throws Exception {
+    Idempotency idempotency;
+    AtomicInteger runs = new AtomicInteger();
+    try (JdbiIdempotencyStore store = (JdbiIdempotencyStore) new JdbiStoreProvider().create(noUrl())) {
+      idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+      assertThat(idempotency.call("orders.place", String.class).key("o-1").run(() -> "placed-" + runs.incrementAndGet()))
+          .isEqualTo("placed-1");
+    }
+    Path file = Path.of(JdbiStoreProvider.defaultH2Path() + ".mv.db");
+    assertThat(Files.size(file)).isPositive();
+    Files.write(file, new byte[0]); // a full disk, a failed copy, a restore gone wrong
+
+    assertThatThrownBy(() -> new JdbiStoreProvider().create(noUrl()))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("is empty (0 bytes)")
+        .hasMessageContaining("every call recorded in it would run again")
+        .hasMessageContaining("Restore the file from a backup");
+    assertThat(Files.size(file)).as("the file is left as it is, not made into a new database").isZero();
+  }
+
+  @Test
+  void anEmptyFileNamedByAnH2FileUrl_isRefusedToo() throws Exception {
+    Path database = home.resolve("named").resolve("records");
+    Files.createDirectories(database.getParent());
+    Path file = Path.of(database + ".mv.db");
+    Files.write(file, new byte[0]);
+    assertThatThrownBy(() -> new JdbiStoreProvider().create(new StoreSettings("jdbi",
+        Map.of("url", "jdbc:h2:file:~/named/records;WRITE_DELAY=0", "purge-interval", "PT0S"))))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining(file.toString()).hasMessageContaining("is empty (0 bytes)");
+    assertThat(Files.size(file)).isZero();
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.IdempotencyConfigurationException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,7 +70,7 @@ class KeyColumnShapeTest {
         ? "ALTER TABLE " + TABLE + " DROP PRIMARY KEY"
         : "ALTER TABLE " + TABLE + " DROP CONSTRAINT " + TABLE + "_pkey"));
 
-    assertThatThrownBy(() -> builder(jdbi).build()).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> builder(jdbi).build()).isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("primary key").hasMessageContaining("ADD PRIMARY KEY (idempotency_key)");
   }
 }

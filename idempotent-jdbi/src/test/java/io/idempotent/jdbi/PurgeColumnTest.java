@@ -1,5 +1,7 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.IdempotencyConfigurationException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -162,7 +164,7 @@ class PurgeColumnTest {
     try {
       JdbiIdempotencyStore.builder(jdbi).table(table).createSchema(true).build();
       throw new AssertionError("a table without purge_after was accepted");
-    } catch (IllegalStateException e) {
+    } catch (IdempotencyConfigurationException e) {
       message = e.getMessage();
     }
     assertThat(message).contains(table).contains("no purge_after column").contains("ADD COLUMN");
@@ -201,7 +203,7 @@ class PurgeColumnTest {
           ? "TIMESTAMP(6) WITH TIME ZONE" : "timestamptz"));
     });
     assertThatThrownBy(() -> JdbiIdempotencyStore.builder(jdbi).table(table).build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("created_at")
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("created_at")
         .hasMessageContaining("no longer written");
     jdbi.useHandle(h -> h.execute("DROP TABLE " + table));
   }

@@ -127,7 +127,7 @@ class RelaxedClaimDurabilityTest {
   @Test
   void build_relaxedOnH2_isRejected() {
     assertThatThrownBy(() -> TestDatabase.H2.storeBuilder().relaxedClaimDurability(true).build())
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("PostgreSQL");
   }
 

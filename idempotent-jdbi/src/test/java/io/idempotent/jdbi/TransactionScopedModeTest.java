@@ -493,7 +493,7 @@ class TransactionScopedModeTest {
   void scoped_isRefusedWithRelaxedClaimDurability() {
     TestDatabase.POSTGRES.requireReachable();
     assertThatThrownBy(() -> TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED)
-        .relaxedClaimDurability(true).build()).isInstanceOf(IllegalStateException.class)
+        .relaxedClaimDurability(true).build()).isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("TRANSACTION_SCOPED");
   }
 

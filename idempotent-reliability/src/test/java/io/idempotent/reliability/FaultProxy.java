@@ -27,6 +27,7 @@ final class FaultProxy implements AutoCloseable {
   private final Set<Link> links = ConcurrentHashMap.newKeySet();
   private final Thread acceptor;
   private volatile boolean refusing;
+  private volatile boolean silent;
   private volatile long delayMillis;
   /** Bytes still allowed from the client before new connections are dropped; negative when not armed. */
   private volatile long dropNewAfter = -1;
@@ -35,6 +36,7 @@ final class FaultProxy implements AutoCloseable {
   final AtomicInteger connectionsRefused = new AtomicInteger();
   final AtomicInteger connectionsDroppedMidStream = new AtomicInteger();
   final AtomicInteger delayPeriods = new AtomicInteger();
+  final AtomicInteger silentPeriods = new AtomicInteger();
 
   FaultProxy(String host, int port) throws IOException {
     this.target = new InetSocketAddress(host, port);
@@ -55,12 +57,14 @@ final class FaultProxy implements AutoCloseable {
 
   /** Every fault injected so far. */
   int faults() {
-    return connectionsCut.get() + connectionsRefused.get() + connectionsDroppedMidStream.get() + delayPeriods.get();
+    return connectionsCut.get() + connectionsRefused.get() + connectionsDroppedMidStream.get() + delayPeriods.get()
+        + silentPeriods.get();
   }
 
   /** Back to normal: new connections accepted, no delay, nothing armed. Connections already cut stay cut. */
   void pass() {
     refusing = false;
+    silent = false;
     delayMillis = 0;
     dropNewAfter = -1;
     for (Link l : links) {
@@ -83,6 +87,15 @@ final class FaultProxy implements AutoCloseable {
     }
     connectionsCut.addAndGet(n);
     return n;
+  }
+
+  /**
+   * Drops all traffic, both ways, on open and new connections, without closing anything: the server
+   * looks alive but never answers, as behind a network partition. Until {@link #pass()}.
+   */
+  void silence() {
+    silent = true;
+    silentPeriods.incrementAndGet();
   }
 
   /** Delays every chunk of traffic in both directions by {@code delay}. */
@@ -170,6 +183,9 @@ final class FaultProxy implements AutoCloseable {
             long delay = delayMillis;
             if (delay > 0) {
               Thread.sleep(delay);
+            }
+            if (silent) {
+              continue; // lost on the way
             }
             long allowed = fromClient ? budget.get() : -1;
             if (allowed >= 0 && n > allowed) {

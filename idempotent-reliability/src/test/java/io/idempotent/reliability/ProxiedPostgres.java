@@ -21,6 +21,33 @@ final class ProxiedPostgres {
    * A pool through {@code proxy}: a connection is waited for at most a second, and a socket that
    * neither answers nor closes fails after ten.
    */
+  /**
+   * A pool through {@code proxy} as an application has it by default (HikariCP's defaults: ten
+   * connections, a connection waited for 30 s, sockets without a read timeout).
+   */
+  static HikariDataSource defaultPool(FaultProxy proxy, String name) {
+    return new HikariDataSource(defaults(proxy, name));
+  }
+
+  /**
+   * As {@link #defaultPool}, with the connection timeout the idempotent-jdbi README recommends for a pool the
+   * store shares (5 s): a pool that checks its idle connections on the borrowing thread then gives up there.
+   */
+  static HikariDataSource recommendedPool(FaultProxy proxy, String name) {
+    HikariConfig hc = defaults(proxy, name);
+    hc.setConnectionTimeout(5_000);
+    return new HikariDataSource(hc);
+  }
+
+  private static HikariConfig defaults(FaultProxy proxy, String name) {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("proxied-" + name);
+    hc.setJdbcUrl(proxy.route(Database.POSTGRES.url));
+    hc.setUsername(Database.POSTGRES.user);
+    hc.setPassword(Database.POSTGRES.password);
+    return hc;
+  }
+
   static HikariDataSource pool(FaultProxy proxy, int size, String name) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("proxied-" + name);

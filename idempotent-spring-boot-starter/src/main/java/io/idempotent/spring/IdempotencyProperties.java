@@ -15,6 +15,20 @@ public class IdempotencyProperties {
   /** Whether calls are protected; with false every annotated method runs unprotected. */
   private boolean enabled = true;
 
+  /**
+   * Whether every @Idempotent method of the application's beans is checked at start-up (not woven, bad
+   * key expressions, results that cannot be recorded, store names no store has), failing the start.
+   */
+  private boolean validateOnStartup = true;
+
+  public boolean isValidateOnStartup() {
+    return validateOnStartup;
+  }
+
+  public void setValidateOnStartup(boolean validateOnStartup) {
+    this.validateOnStartup = validateOnStartup;
+  }
+
   /** How long a completed outcome is kept and replayed (default 24h). */
   private Duration ttl;
 
@@ -138,6 +152,21 @@ public class IdempotencyProperties {
      * scripts shipped in idempotent-jdbi: io/idempotent/jdbi/schema-*.sql).
      */
     private boolean createSchema = true;
+
+    /**
+     * How long one of the store's operations waits for a connection from the DataSource's pool (whatever
+     * the pool's own timeout) and for each reply of the database; an unreachable database then fails a
+     * call within it, without running the method.
+     */
+    private Duration operationTimeout = Duration.ofSeconds(5);
+
+    public Duration getOperationTimeout() {
+      return operationTimeout;
+    }
+
+    public void setOperationTimeout(Duration operationTimeout) {
+      this.operationTimeout = operationTimeout;
+    }
 
     public String getTable() {
       return table;

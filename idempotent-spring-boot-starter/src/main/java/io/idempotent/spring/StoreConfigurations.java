@@ -35,6 +35,7 @@ final class StoreConfigurations {
       IdempotencyProperties.Jdbi p = properties.getJdbi();
       JdbiIdempotencyStore.Builder b = JdbiIdempotencyStore.builder(dataSource)
           .table(p.getTable())
+          .operationTimeout(p.getOperationTimeout())
           .createSchema(p.isCreateSchema());
       TransactionMode mode = TransactionMode.ofProperty(p.getMode());
       b.transactionMode(mode);
