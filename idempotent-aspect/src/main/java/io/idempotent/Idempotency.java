@@ -4,6 +4,7 @@ import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.internal.GlobalEngine;
 import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
+import io.idempotent.internal.MethodSignatureInfo;
 import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
@@ -92,14 +93,17 @@ public final class Idempotency {
    * aspect was not woven into (compiled by javac with no weaving step), a bad expression or duration, a
    * key whose text would be an identity hash, a parameter that cannot be fingerprinted (a {@code
    * Thread}, a stream, a function...), a result that cannot be recorded (a stream, a connection...), a
-   * final exception type a replay could not recreate, or a return type the codec could not read back (as
-   * the installed configuration's codec, or the default one when none is installed, sees it) fails at
-   * start-up or in a test rather than at first call.
+   * final exception type a replay could not recreate, a return type the codec could not read back (as
+   * the installed configuration's codec, or the default one when none is installed, sees it), or a store
+   * name the installed configuration does not have, fails at start-up or in a test rather than at first
+   * call. Parameter names are those the woven calls use: recorded by ajc from the class file, so a class
+   * compiled without {@code -parameters} is judged as it runs.
    *
    * @throws IdempotencyConfigurationException listing every problem found
    */
   public static void validate(Class<?>... classes) {
     ResultCodec codec = GlobalEngine.installedCodec();
+    IdempotencyConfig installed = GlobalEngine.installedConfig();
     List<String> problems = new ArrayList<>();
     for (Class<?> c : classes) {
       for (Method m : c.getDeclaredMethods()) {
@@ -109,9 +113,15 @@ public final class Idempotency {
             problems.add(notWoven);
           }
           try {
-            MethodPlan.compile(m, null).call().checkResultType(codec);
+            // the names the woven calls use, so that a class compiled without -parameters is judged as it runs
+            MethodPlan.compile(m, MethodPlan.wovenParameterNames(m)).call().checkResultType(codec);
           } catch (IdempotencyConfigurationException e) {
             problems.add(e.getMessage());
+          }
+          String store = m.getAnnotation(Idempotent.class).store();
+          if (installed != null && installed.enabled() && !store.isEmpty() && !installed.stores().containsKey(store)) {
+            problems.add(MethodSignatureInfo.describe(m) + " names the store '" + store + "', but no store of that"
+                + " name is configured, so its calls would fail; configured stores: " + installed.stores().keySet());
           }
         }
       }

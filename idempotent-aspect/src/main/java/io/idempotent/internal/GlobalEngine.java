@@ -27,6 +27,12 @@ public final class GlobalEngine {
     return e;
   }
 
+  /** The configuration of the engine in use, or null while none is configured yet (none is made here). */
+  public static IdempotencyConfig installedConfig() {
+    IdempotencyEngine e = engine;
+    return e == null ? null : e.config();
+  }
+
   /** The codec of the engine in use, or the default codec while none is configured yet. */
   public static ResultCodec installedCodec() {
     IdempotencyEngine e = engine;

@@ -186,6 +186,32 @@ public final class MethodPlan {
         + " classes with ajc";
   }
 
+  /**
+   * The parameter names ajc recorded for {@code method}'s join point when it wove the class (from the
+   * class file's debug information, so also for classes compiled without {@code -parameters}), or null
+   * when the class holds none that can be read: the names the woven calls resolve expressions with.
+   */
+  public static String[] wovenParameterNames(Method method) {
+    for (java.lang.reflect.Field f : method.getDeclaringClass().getDeclaredFields()) {
+      if (!f.getName().startsWith("ajc$tjp_") || !Modifier.isStatic(f.getModifiers())
+          || !org.aspectj.lang.JoinPoint.StaticPart.class.isAssignableFrom(f.getType())) {
+        continue;
+      }
+      try {
+        f.setAccessible(true);
+        Object part = f.get(null);
+        if (part instanceof org.aspectj.lang.JoinPoint.StaticPart sp
+            && sp.getSignature() instanceof org.aspectj.lang.reflect.MethodSignature ms
+            && method.equals(ms.getMethod())) {
+          return ms.getParameterNames();
+        }
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return null; // a class in a module that does not open its package: reflection names then
+      }
+    }
+    return null;
+  }
+
   /** Why a value declared as {@code type} cannot be part of a payload, or null. */
   private static String refusal(Class<?> type, boolean named) {
     String infrastructure = ArgumentTypes.infrastructure(type);

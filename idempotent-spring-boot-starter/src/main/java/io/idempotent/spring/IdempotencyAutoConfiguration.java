@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -95,6 +97,17 @@ public class IdempotencyAutoConfiguration {
   @ConditionalOnMissingBean
   public InstalledIdempotency idempotency(IdempotencyConfig config) {
     return new InstalledIdempotency(Idempotency.install(config));
+  }
+
+  /**
+   * Checks every {@code @Idempotent} method of the application's beans at start-up, against the installed
+   * configuration (unless {@code idempotent.validate-on-startup=false}).
+   */
+  @Bean
+  @ConditionalOnProperty(prefix = "idempotent", name = "validate-on-startup", havingValue = "true",
+      matchIfMissing = true)
+  static SmartInitializingSingleton idempotentMethodsCheck(ListableBeanFactory beans) {
+    return new IdempotentMethodsCheck(beans);
   }
 
   /** The entry point of the installed configuration, for programmatic calls. */

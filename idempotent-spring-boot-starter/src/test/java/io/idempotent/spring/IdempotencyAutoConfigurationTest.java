@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallOutcome;
 import io.idempotent.Idempotency;
+import io.idempotent.Idempotent;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyListener;
@@ -140,6 +141,31 @@ class IdempotencyAutoConfigurationTest {
           assertThat(orders.runs()).isEqualTo(1);
           assertThat(EVENTS).containsExactly(IdempotencyEvent.Type.EXECUTED, IdempotencyEvent.Type.REPLAYED);
         });
+  }
+
+  /** A bean whose idempotent method names a store that is not configured: a typo. */
+  static class MistypedStore {
+    @Idempotent(key = "#id", store = "paymnets")
+    public String pay(String id) {
+      return "paid " + id;
+    }
+  }
+
+  @Test
+  void aBeanWhoseIdempotentMethodNamesAStoreNoStoreHas_failsTheStart_namingTheMethodAndTheStores() {
+    runner.withBean(MistypedStore.class).run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(io.idempotent.IdempotencyConfigurationException.class)
+          .hasMessageContaining("MistypedStore.pay(String) names the store 'paymnets'")
+          .hasMessageContaining("configured stores: [");
+    });
+  }
+
+  @Test
+  void theStartUpCheck_canBeSwitchedOff() {
+    runner.withBean(MistypedStore.class).withPropertyValues("idempotent.validate-on-startup=false")
+        .run(context -> assertThat(context).hasNotFailed());
   }
 
   @Test
