@@ -167,7 +167,7 @@ public final class HttpIdempotencySettings {
     return clientScope;
   }
 
-  /** What the problem types of refusals begin with; see {@link Builder#problemTypes(URI)}. */
+  /** What the problem types of refusals begin with (never null); see {@link Builder#problemTypes(URI)}. */
   public URI problemTypes() {
     return problemTypes;
   }
@@ -317,7 +317,7 @@ public final class HttpIdempotencySettings {
      * an API that documents the problems itself names its pages here. Default: the project's
      * {@code docs/PROBLEMS.md}, a heading per code.
      *
-     * @param base an absolute URI ending in {@code /} or {@code #}
+     * @param base an absolute URI ending in {@code /} or {@code #}; not null
      */
     public Builder problemTypes(URI base) {
       Objects.requireNonNull(base, "base");

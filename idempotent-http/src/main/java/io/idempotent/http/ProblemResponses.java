@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * (a URI naming the kind of problem, which is also its documentation), {@code title} (the status's reason),
  * {@code status}, {@code detail} (what is wrong with this request, for a person) and {@code code} (the
  * kind of problem, for a program: the last part of the type, e.g. {@code idempotency-key-missing}). The
- * response links the type's documentation: {@code Link: <type>; rel="describedby"}. Utility class.
+ * response links the type's documentation: {@code Link: <type>; rel="describedby"}. Utility class; no
+ * argument may be null.
  */
 public final class ProblemResponses {
 

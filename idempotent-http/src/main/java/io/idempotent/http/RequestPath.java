@@ -44,9 +44,9 @@ final class RequestPath {
     }
     // the request's context path is the part of the path as sent that chose the context (Tomcat: undecoded)
     CanonicalPath.Read context = CanonicalPath.of(request.getContextPath());
-    if (!(context instanceof CanonicalPath.Canonical c) || !canonical.equals(c.path() + mapped)) {
-      return new Ambiguous("the container maps it to " + mapped + " in its context, where the Servlet rules read "
-          + canonical);
+    String contextPath = context instanceof CanonicalPath.Canonical c ? c.path() : request.getContextPath();
+    if (!canonical.equals(contextPath + mapped)) {
+      return new Ambiguous("the container maps it to " + contextPath + mapped + ", the Servlet rules to " + canonical);
     }
     return new Mapped(mapped.isEmpty() ? "/" : mapped, canonical);
   }

@@ -29,8 +29,8 @@ final class CountingServlet extends HttpServlet {
     String info = req.getPathInfo();
     resp.setStatus(201);
     resp.setContentType("application/json");
-    resp.getWriter().write("{\"servlet\":\"" + name + "\",\"path\":\"" + req.getServletPath() + (info == null ? "" : info)
-        + "\",\"execution\":" + n + "}");
+    String path = req.getServletPath() + (info == null ? "" : info);
+    resp.getWriter().write("{\"servlet\":\"" + name + "\",\"path\":\"" + path + "\",\"execution\":" + n + "}");
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -224,6 +225,20 @@ class HttpPathVariantTest {
     for (Deployment d : DEPLOYMENTS.values()) {
       d.close();
     }
+  }
+
+  @Test
+  void post_aPathTheContainerNormalisesOtherwise_isRefusedNamingBothReadings() throws Exception {
+    RawHttp.Answer refused = deployment(Container.JETTY).post("/shop/payments/.", UUID.randomUUID().toString());
+    assertThat(refused.body()).contains("The request path /shop/payments/. is ambiguous: the container maps it to"
+        + " /shop/payments/, the Servlet rules to /shop/payments.");
+  }
+
+  @Test
+  void post_aPathWithASuspiciousSequence_isRefusedNamingIt() throws Exception {
+    RawHttp.Answer refused = deployment(Container.TOMCAT).post("/shop/a/..;/payments", UUID.randomUUID().toString());
+    assertThat(refused.body()).contains("The request path /shop/a/..;/payments is ambiguous: it holds a dot segment"
+        + " with a parameter.");
   }
 
   @ParameterizedTest(name = "{0}")

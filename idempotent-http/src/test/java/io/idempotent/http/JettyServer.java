@@ -18,7 +18,7 @@ import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 
 /**
  * An embedded Jetty 12 on an ephemeral localhost port: the filters given, in order, in front of one
- * servlet on every path.
+ * servlet on every path, or the contexts given (each a {@link WebApp}).
  */
 final class JettyServer implements ServletServer {
 
