@@ -2,6 +2,7 @@ package io.idempotent.http;
 
 import io.idempotent.Idempotency;
 import io.idempotent.OnInProgress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,12 +19,21 @@ import java.util.Set;
  * {@code Content-Encoding}, {@code Content-Language}, {@code Location}, {@code ETag} and
  * {@code Last-Modified}; 2xx, 3xx and 4xx responses are recorded, 5xx release the key; a duplicate of a
  * request still running gets 409; the client is the authenticated principal; the namespace is
- * {@code http}; TTL and lease are the engine's defaults.
+ * {@code http}; TTL and lease are the engine's defaults; problem types are documented at
+ * {@code https://github.com/idempotent-io/idempotent/blob/main/docs/PROBLEMS.md}.
  */
 public final class HttpIdempotencySettings {
 
   /** The largest recorded body allowed: its JSON form must stay under the engine's 4 MiB result limit. */
   public static final int MAX_RECORDED_BODY_LIMIT = 3 * 1024 * 1024 - 64 * 1024;
+
+  /**
+   * Where the problem types are documented, one heading per code. Derived from the project's home (the root
+   * POM's {@code project.home}): the two change together, and the file is not moved, since clients compare
+   * types as identifiers.
+   */
+  private static final URI DEFAULT_PROBLEM_TYPES =
+      URI.create("https://github.com/idempotent-io/idempotent/blob/main/docs/PROBLEMS.md#");
 
   /** Headers that are never recorded: cookies, framing, hop-by-hop, and the replay marker itself. */
   static final Set<String> NEVER_RECORDED = Set.of("set-cookie", "set-cookie2", "content-length",
@@ -45,6 +55,7 @@ public final class HttpIdempotencySettings {
   private final Duration lease;
   private final String store;
   private final ClientScopeResolver clientScope;
+  private final URI problemTypes;
 
   private HttpIdempotencySettings(Builder b) {
     this.idempotency = b.idempotency;
@@ -64,6 +75,7 @@ public final class HttpIdempotencySettings {
     this.lease = b.lease;
     this.store = b.store;
     this.clientScope = b.clientScope;
+    this.problemTypes = b.problemTypes;
   }
 
   public static Builder builder() {
@@ -83,7 +95,11 @@ public final class HttpIdempotencySettings {
     return routes;
   }
 
-  /** The first route that matches, or null when the filter lets the request pass untouched. */
+  /**
+   * The first route that matches, or null when the filter lets the request pass untouched.
+   *
+   * @param path the path within the context as the container maps it: servlet path plus path info
+   */
   public Route routeFor(String method, String path) {
     for (Route r : routes) {
       if (r.matches(method, path)) {
@@ -91,6 +107,16 @@ public final class HttpIdempotencySettings {
       }
     }
     return null;
+  }
+
+  /** Whether a route names {@code method}: a request with another method always passes untouched. */
+  boolean routesMethod(String method) {
+    for (Route r : routes) {
+      if (r.methods().contains(method)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public int maxKeyLength() {
@@ -141,6 +167,11 @@ public final class HttpIdempotencySettings {
     return clientScope;
   }
 
+  /** What the problem types of refusals begin with (never null); see {@link Builder#problemTypes(URI)}. */
+  public URI problemTypes() {
+    return problemTypes;
+  }
+
   /** Collects settings; not thread-safe. */
   public static final class Builder {
     private Idempotency idempotency;
@@ -159,6 +190,7 @@ public final class HttpIdempotencySettings {
     private Duration lease;
     private String store = "";
     private ClientScopeResolver clientScope = ClientScopeResolver.principal();
+    private URI problemTypes = DEFAULT_PROBLEM_TYPES;
 
     private Builder() {}
 
@@ -275,6 +307,25 @@ public final class HttpIdempotencySettings {
     /** Who the client is (default: {@link ClientScopeResolver#principal()}). */
     public Builder clientScope(ClientScopeResolver resolver) {
       this.clientScope = Objects.requireNonNull(resolver, "resolver");
+      return this;
+    }
+
+    /**
+     * What the type URIs of the filter's problem responses begin with; the code follows, so
+     * {@code https://api.example.com/problems/} gives {@code https://api.example.com/problems/idempotency-key-missing}.
+     * The type is also linked as the problem's documentation ({@code Link: <type>; rel="describedby"}), so
+     * an API that documents the problems itself names its pages here. Default: the project's
+     * {@code docs/PROBLEMS.md}, a heading per code.
+     *
+     * @param base an absolute URI ending in {@code /} or {@code #}; not null
+     */
+    public Builder problemTypes(URI base) {
+      Objects.requireNonNull(base, "base");
+      String text = base.toString();
+      if (!base.isAbsolute() || !(text.endsWith("/") || text.endsWith("#"))) {
+        throw new IllegalArgumentException("problemTypes must be an absolute URI ending in '/' or '#', was " + base);
+      }
+      this.problemTypes = base;
       return this;
     }
 

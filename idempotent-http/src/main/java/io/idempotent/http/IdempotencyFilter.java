@@ -32,13 +32,23 @@ import java.util.Objects;
  *   <tr><td>same key, first request still running</td><td>409 (or waits, with {@code OnInProgress.WAIT})</td></tr>
  *   <tr><td>same key, different request</td><td>422</td></tr>
  *   <tr><td>key missing on a route that requires it / malformed / too long</td><td>400</td></tr>
+ *   <tr><td>a path that may be read as different paths (an encoded {@code /} or dot segment, a backslash, a
+ *       control character, ...), with a method a route names</td><td>400, whatever the key</td></tr>
  *   <tr><td>body larger than the limit (or a multipart part larger than the container's)</td><td>413</td></tr>
  *   <tr><td>multipart body the container cannot parse</td><td>400</td></tr>
  *   <tr><td>store failing</td><td>503, nothing runs</td></tr>
  *   <tr><td>5xx or an exception from the application</td><td>sent (or rethrown) as is; the key is released so a retry runs</td></tr>
  * </table>
  *
- * <p>Refusals have an RFC 9457 {@code application/problem+json} body ({@link ProblemResponses}).
+ * <p>Routes are matched against the path the container mapped the request by: servlet path plus path info,
+ * decoded and normalised, without path parameters ({@code /a/../payments}, {@code /%70ayments} and
+ * {@code /payments;x=1} are {@code /payments}, as for the servlet they reach). That path, with the context
+ * path, is also the path in the request's fingerprint, so a retry through another spelling of the same path
+ * replays. A path the Servlet 6 rules refuse as ambiguous, or that the container normalised otherwise, is
+ * refused rather than let through unprotected.
+ *
+ * <p>Refusals have an RFC 9457 {@code application/problem+json} body with a documented type
+ * ({@link ProblemResponses}).
  */
 public class IdempotencyFilter extends HttpFilter {
 
@@ -71,7 +81,19 @@ public class IdempotencyFilter extends HttpFilter {
       chain.doFilter(request, response); // an error page, a forward or an async dispatch of a request already seen
       return;
     }
-    Route route = settings.routeFor(request.getMethod(), pathWithinContext(request));
+    if (!settings.routesMethod(request.getMethod())) {
+      chain.doFilter(request, response);
+      return;
+    }
+    RequestPath.Read path = RequestPath.of(request);
+    if (path instanceof RequestPath.Ambiguous ambiguous) {
+      refuse(response, Problem.PATH_AMBIGUOUS, "The request path " + request.getRequestURI() + " is ambiguous: "
+          + ambiguous.reason() + ". Servers and applications may read it as different paths, so it is not run;"
+          + " send the path in its plain form");
+      return;
+    }
+    RequestPath.Mapped mapped = (RequestPath.Mapped) path;
+    Route route = settings.routeFor(request.getMethod(), mapped.withinContext());
     if (route == null) {
       chain.doFilter(request, response);
       return;
@@ -80,7 +102,7 @@ public class IdempotencyFilter extends HttpFilter {
     IdempotencyKeyHeader.Parsed parsed = keyHeader.parse(lines);
     if (parsed instanceof IdempotencyKeyHeader.Parsed.Absent) {
       if (route.requirement() == KeyRequirement.REQUIRED) {
-        ProblemResponses.send(response, Problem.KEY_MISSING, request.getMethod() + " " + pathWithinContext(request)
+        refuse(response, Problem.KEY_MISSING, request.getMethod() + " " + mapped.withinContext()
             + " needs an Idempotency-Key header, such as Idempotency-Key: \"8e03978e-40d5-43e8-bc93-6894a57f9324\"");
       } else {
         chain.doFilter(request, response);
@@ -88,17 +110,17 @@ public class IdempotencyFilter extends HttpFilter {
       return;
     }
     if (parsed instanceof IdempotencyKeyHeader.Parsed.Malformed m) {
-      ProblemResponses.send(response, Problem.KEY_MALFORMED, m.problem());
+      refuse(response, Problem.KEY_MALFORMED, m.problem());
       return;
     }
     String key = ((IdempotencyKeyHeader.Parsed.Key) parsed).value();
-    Prepared prepared = prepare(request);
+    Prepared prepared = prepare(request, mapped.canonical());
     if (prepared.problem() != null) {
-      ProblemResponses.send(response, prepared.problem(), prepared.detail());
+      refuse(response, prepared.problem(), prepared.detail());
       return;
     }
     request.setAttribute(KEY_ATTRIBUTE, key);
-    run(prepared.request(), response, chain, key, prepared.fingerprint());
+    run(prepared.request(), response, chain, key, prepared.fingerprint(), mapped.withinContext());
   }
 
   /** A request ready to run with its fingerprint, or the refusal to send instead. */
@@ -112,7 +134,7 @@ public class IdempotencyFilter extends HttpFilter {
    * Reads the body and fingerprints the request: a multipart form by its parts, which the container keeps
    * (no copy of the body here); any other body by its bytes, held in memory for the application to read.
    */
-  private Prepared prepare(HttpServletRequest request) throws IOException {
+  private Prepared prepare(HttpServletRequest request, String path) throws IOException {
     int limit = settings.maxRequestBodyBytes();
     if (request.getContentLengthLong() > limit) {
       return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge(limit));
@@ -121,8 +143,8 @@ public class IdempotencyFilter extends HttpFilter {
     if (MultipartForms.isFormData(request.getContentType())) {
       MultipartForms.Read read = MultipartForms.read(request, limit);
       if (read instanceof MultipartForms.Read.Parsed parsed) {
-        return new Prepared(request, RequestFingerprint.of(request.getMethod(), request.getRequestURI(),
-            request.getQueryString(), MultipartForms.FORM_DATA, parsed.digest()), null, null);
+        return new Prepared(request, RequestFingerprint.of(request.getMethod(), path, request.getQueryString(),
+            MultipartForms.FORM_DATA, parsed.digest()), null, null);
       }
       if (read instanceof MultipartForms.Read.TooLarge tooLarge) {
         return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge.detail());
@@ -141,12 +163,12 @@ public class IdempotencyFilter extends HttpFilter {
           + refusedMultipart + "); nothing was done");
     }
     // a multipart body the container refused and left whole: its servlet reads the bytes itself
-    return new Prepared(new BufferedBodyRequest(request, body), RequestFingerprint.of(request.getMethod(),
-        request.getRequestURI(), request.getQueryString(), request.getContentType(), body), null, null);
+    return new Prepared(new BufferedBodyRequest(request, body), RequestFingerprint.of(request.getMethod(), path,
+        request.getQueryString(), request.getContentType(), body), null, null);
   }
 
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String key,
-      String fingerprint) throws IOException, ServletException {
+      String fingerprint, String path) throws IOException, ServletException {
     CapturingResponse capture = new CapturingResponse(response, settings.maxRecordedBodyBytes());
     IdempotentCall<RecordedResponse> call = idempotency().call(settings.namespace(), RecordedResponse.class)
         .key(key)
@@ -171,7 +193,7 @@ public class IdempotencyFilter extends HttpFilter {
     try {
       result = call.execute(() -> {
         ran[0] = true;
-        return handle(request, capture, chain);
+        return handle(request, capture, chain, path);
       });
     } catch (NotRecorded e) {
       // the key is released; what the application wrote is sent (or already passed through) as it is
@@ -181,14 +203,14 @@ public class IdempotencyFilter extends HttpFilter {
       if (ran[0]) {
         throw e; // the application's own idempotent call, not this request's key
       }
-      ProblemResponses.send(response, Problem.IN_PROGRESS,
+      refuse(response, Problem.IN_PROGRESS,
           "A request with this Idempotency-Key is still being processed; retry later");
       return;
     } catch (IdempotencyKeyReusedException e) {
       if (ran[0]) {
         throw e;
       }
-      ProblemResponses.send(response, Problem.KEY_REUSED,
+      refuse(response, Problem.KEY_REUSED,
           "This Idempotency-Key was already used for a different request (method, path, query, content type"
               + " or body differ); use a new key for a new request");
       return;
@@ -196,7 +218,7 @@ public class IdempotencyFilter extends HttpFilter {
       if (ran[0]) {
         throw e;
       }
-      ProblemResponses.send(response, Problem.STORE_UNAVAILABLE,
+      refuse(response, Problem.STORE_UNAVAILABLE,
           "The idempotency store is unavailable; nothing was done. Retry with the same Idempotency-Key");
       return;
     } catch (IdempotencyResultException e) {
@@ -219,15 +241,15 @@ public class IdempotencyFilter extends HttpFilter {
   }
 
   /** Runs the application; returns its response to record, or throws {@link NotRecorded} to release the key. */
-  private RecordedResponse handle(HttpServletRequest request, CapturingResponse capture, FilterChain chain)
-      throws IOException, ServletException {
+  private RecordedResponse handle(HttpServletRequest request, CapturingResponse capture, FilterChain chain,
+      String path) throws IOException, ServletException {
     chain.doFilter(request, capture);
     if (request.isAsyncStarted()) {
       capture.passThrough("the application answers it asynchronously");
     }
     String reason = capture.passReason();
     if (reason != null) {
-      LOG.log(System.Logger.Level.INFO, "A response to " + request.getMethod() + " " + pathWithinContext(request)
+      LOG.log(System.Logger.Level.INFO, "A response to " + request.getMethod() + " " + path
           + " was not recorded: " + reason + "; its Idempotency-Key is released, so a retry runs again");
       throw new NotRecorded();
     }
@@ -286,10 +308,8 @@ public class IdempotencyFilter extends HttpFilter {
         + " request; nothing was done";
   }
 
-  static String pathWithinContext(HttpServletRequest request) {
-    String uri = request.getRequestURI();
-    String context = request.getContextPath();
-    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  private void refuse(HttpServletResponse response, Problem problem, String detail) throws IOException {
+    ProblemResponses.send(response, problem, settings.problemTypes(), detail);
   }
 
   /** Thrown from inside the call so that the engine releases the key: the response is not to be recorded. */

@@ -5,8 +5,9 @@ import java.util.Objects;
 /**
  * A path pattern for routes: an exact path ({@code /orders}), {@code *} for one whole segment
  * ({@code /orders/*}/{@code refunds}) or a trailing {@code /**} for the path and everything below it
- * ({@code /api/**}; {@code /**} is every path). Compared against the request's path within its context,
- * without the query. Immutable.
+ * ({@code /api/**}; {@code /**} is every path). Compared, case-sensitively as servlet mappings are, against
+ * the path the container mapped the request by: servlet path plus path info (the path within the context,
+ * decoded and normalised, without path parameters or query). Immutable.
  */
 public final class PathPattern {
 

@@ -2,13 +2,16 @@ package io.idempotent.http;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The filter's own refusals as RFC 9457 problem details ({@code application/problem+json}): {@code title}
- * (the status's reason), {@code status}, {@code detail} (what is wrong, for a person) and {@code code}
- * (what is wrong, for a program, e.g. {@code idempotency-key-missing}). The type is {@code about:blank},
- * so it is left out. Utility class.
+ * The filter's own refusals as RFC 9457 problem details ({@code application/problem+json}): {@code type}
+ * (a URI naming the kind of problem, which is also its documentation), {@code title} (the status's reason),
+ * {@code status}, {@code detail} (what is wrong with this request, for a person) and {@code code} (the
+ * kind of problem, for a program: the last part of the type, e.g. {@code idempotency-key-missing}). The
+ * response links the type's documentation: {@code Link: <type>; rel="describedby"}. Utility class; no
+ * argument may be null.
  */
 public final class ProblemResponses {
 
@@ -20,6 +23,7 @@ public final class ProblemResponses {
     KEY_MALFORMED(400, "Bad Request", "idempotency-key-malformed"),
     BODY_TOO_LARGE(413, "Content Too Large", "request-body-too-large"),
     BODY_MALFORMED(400, "Bad Request", "request-body-malformed"),
+    PATH_AMBIGUOUS(400, "Bad Request", "request-path-ambiguous"),
     KEY_REUSED(422, "Unprocessable Content", "idempotency-key-reused"),
     IN_PROGRESS(409, "Conflict", "idempotency-key-in-progress"),
     STORE_UNAVAILABLE(503, "Service Unavailable", "idempotency-store-unavailable");
@@ -41,26 +45,38 @@ public final class ProblemResponses {
     public String code() {
       return code;
     }
+
+    /**
+     * The problem's type URI: {@code types} (see {@link HttpIdempotencySettings.Builder#problemTypes}) followed
+     * by the code.
+     */
+    public URI type(URI types) {
+      return URI.create(types + code);
+    }
   }
 
   private ProblemResponses() {}
 
-  /** The problem document's JSON. */
-  public static String json(Problem problem, String detail) {
-    return "{\"title\":" + quote(problem.title) + ",\"status\":" + problem.status + ",\"detail\":" + quote(detail)
-        + ",\"code\":" + quote(problem.code) + "}";
+  /** The problem document's JSON, its type under {@code types}. */
+  public static String json(Problem problem, URI types, String detail) {
+    return "{\"type\":" + quote(problem.type(types).toString()) + ",\"title\":" + quote(problem.title)
+        + ",\"status\":" + problem.status + ",\"detail\":" + quote(detail) + ",\"code\":" + quote(problem.code)
+        + "}";
   }
 
-  /** Sends the problem on {@code response} (unless it is already committed). */
-  public static void send(HttpServletResponse response, Problem problem, String detail) throws IOException {
+  /** Sends the problem, its type under {@code types}, on {@code response} (unless it is already committed). */
+  public static void send(HttpServletResponse response, Problem problem, URI types, String detail)
+      throws IOException {
     if (response.isCommitted()) {
       return;
     }
     response.resetBuffer(); // headers a filter in front of this one set stay
-    byte[] body = json(problem, detail).getBytes(StandardCharsets.UTF_8);
+    byte[] body = json(problem, types, detail).getBytes(StandardCharsets.UTF_8);
     response.setStatus(problem.status);
     response.setContentType(MEDIA_TYPE);
     response.setHeader("Cache-Control", "no-store");
+    // added, not set: a Link a filter in front of this one set stays
+    response.addHeader("Link", "<" + problem.type(types) + ">; rel=\"describedby\"");
     if (problem == Problem.IN_PROGRESS || problem == Problem.STORE_UNAVAILABLE) {
       response.setHeader("Retry-After", "1");
     }

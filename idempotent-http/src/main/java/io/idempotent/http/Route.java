@@ -24,6 +24,10 @@ public record Route(Set<String> methods, PathPattern path, KeyRequirement requir
     methods = Set.copyOf(upper);
   }
 
+  /**
+   * @param method the request's method, as sent (methods are case-sensitive)
+   * @param requestPath the path within the context as the container mapped it: servlet path plus path info
+   */
   public boolean matches(String method, String requestPath) {
     return methods.contains(method) && path.matches(requestPath);
   }

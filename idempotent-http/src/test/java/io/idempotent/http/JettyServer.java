@@ -9,14 +9,18 @@ import java.util.EnumSet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 
 /**
  * An embedded Jetty 12 on an ephemeral localhost port: the filters given, in order, in front of one
- * servlet on every path.
+ * servlet on every path, or the contexts given (each a {@link WebApp}).
  */
-final class JettyServer implements AutoCloseable {
+final class JettyServer implements ServletServer {
 
   private final Server server;
   private final int port;
@@ -55,7 +59,44 @@ final class JettyServer implements AutoCloseable {
     return new JettyServer(server, connector.getLocalPort());
   }
 
-  int port() {
+  /** What Jetty does with a path its URI compliance calls ambiguous (an encoded '/', an empty segment, ...). */
+  enum AmbiguousPaths {
+    /** Refuses the request with 400: Jetty's default. */
+    REFUSED,
+    /** Accepts it (compliance {@code UNSAFE}) and decodes it for the servlets. */
+    DECODED,
+    /** Accepts it (compliance {@code UNSAFE}) and throws from {@code getServletPath()} and {@code getPathInfo()}. */
+    UNDECODED
+  }
+
+  /** The contexts given, with Jetty's default settings but for {@code ambiguousPaths}. */
+  static JettyServer start(AmbiguousPaths ambiguousPaths, WebApp... apps) throws Exception {
+    Server server = new Server();
+    HttpConfiguration http = new HttpConfiguration();
+    if (ambiguousPaths != AmbiguousPaths.REFUSED) {
+      http.setUriCompliance(UriCompliance.UNSAFE);
+    }
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    ContextHandlerCollection contexts = new ContextHandlerCollection();
+    for (WebApp app : apps) {
+      ServletContextHandler context = new ServletContextHandler(app.contextPath.isEmpty() ? "/" : app.contextPath);
+      for (Filter f : app.filters) {
+        context.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST));
+      }
+      app.servlets.forEach((pattern, servlet) -> context.addServlet(new ServletHolder(servlet), pattern));
+      context.getServletHandler().setDecodeAmbiguousURIs(ambiguousPaths == AmbiguousPaths.DECODED);
+      contexts.addHandler(context);
+    }
+    server.setHandler(contexts);
+    server.start();
+    return new JettyServer(server, connector.getLocalPort());
+  }
+
+  @Override
+  public int port() {
     return port;
   }
 

@@ -1,0 +1,7 @@
+package io.idempotent.http;
+
+/** A servlet container started for a test, listening on 127.0.0.1. */
+interface ServletServer extends AutoCloseable {
+
+  int port();
+}
