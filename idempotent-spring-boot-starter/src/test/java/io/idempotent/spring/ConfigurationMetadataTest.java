@@ -26,6 +26,7 @@ class ConfigurationMetadataTest {
     assertThat(described).containsOnlyKeys("idempotent.enabled", "idempotent.ttl", "idempotent.lease",
         "idempotent.wait-timeout", "idempotent.missing-key", "idempotent.store", "idempotent.jdbi.table",
         "idempotent.jdbi.mode", "idempotent.jdbi.require-transaction", "idempotent.jdbi.create-schema",
+        "idempotent.jdbi.operation-timeout", "idempotent.validate-on-startup",
         "idempotent.caffeine.maximum-completed", "idempotent.http.enabled", "idempotent.http.order",
         "idempotent.metrics.enabled", "idempotent.metrics.observations", "idempotent.metrics.store-operations");
     described.forEach((name, description) -> assertThat(description).as(name).isNotBlank());

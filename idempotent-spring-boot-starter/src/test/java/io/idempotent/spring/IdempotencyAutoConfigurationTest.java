@@ -155,7 +155,7 @@ class IdempotencyAutoConfigurationTest {
   void aBeanWhoseIdempotentMethodNamesAStoreNoStoreHas_failsTheStart_namingTheMethodAndTheStores() {
     runner.withBean(MistypedStore.class).run(context -> {
       assertThat(context).hasFailed();
-      assertThat(context.getStartupFailure()).rootCause()
+      assertThat(context.getStartupFailure())
           .isInstanceOf(io.idempotent.IdempotencyConfigurationException.class)
           .hasMessageContaining("MistypedStore.pay(String) names the store 'paymnets'")
           .hasMessageContaining("configured stores: [");
