@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -39,7 +40,7 @@ public final class JacksonResultCodec implements ResultCodec {
   public static final int MAX_RESULT_CHARS = 4 * 1024 * 1024;
   private static final int MAX_NESTING_DEPTH = 1000;
 
-  private static final JacksonResultCodec SHARED = new JacksonResultCodec(resultMapper().build());
+  private static final JacksonResultCodec SHARED = new JacksonResultCodec(codecMapper().build());
 
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<Type, ObjectWriter> writers = new ConcurrentHashMap<>();
@@ -57,7 +58,7 @@ public final class JacksonResultCodec implements ResultCodec {
 
   /** A codec whose mapper is the shared one's, with what {@code customizer} adds to its builder. */
   public static JacksonResultCodec customized(java.util.function.Consumer<? super JsonMapper.Builder> customizer) {
-    JsonMapper.Builder builder = resultMapper();
+    JsonMapper.Builder builder = codecMapper();
     customizer.accept(builder);
     return new JacksonResultCodec(builder.build());
   }
@@ -94,25 +95,70 @@ public final class JacksonResultCodec implements ResultCodec {
         .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID);
   }
 
+  /** The mapper of results: {@link #resultMapper()} with open slots ({@link ObjectSlots}) kept as they were. */
+  static JsonMapper.Builder codecMapper() {
+    return ObjectSlots.install(resultMapper());
+  }
+
 
   @Override
   public String encode(Object value, Type declaredType) {
-    String json;
+    String written;
     try {
-      // stores keep text as UTF-8, which has no lone surrogates: spell them as JSON escapes
-      json = JsonText.escapeLoneSurrogates(
-          writers.computeIfAbsent(declaredType, t -> mapper.writerFor(mapper.constructType(t))).writeValueAsString(value));
+      written = writers.computeIfAbsent(declaredType, t -> mapper.writerFor(mapper.constructType(t)))
+          .writeValueAsString(value);
     } catch (Exception e) {
-      throw new IdempotencyResultException(
-          "Cannot encode a result of type " + value.getClass().getName() + " as JSON of " + declaredType.getTypeName()
-              + ": " + e.getClass().getSimpleName(), e);
+      throw new IdempotencyResultException(cannotEncode(value, declaredType, e), e);
     }
+    // stores keep text as UTF-8, which has no lone surrogates: spell them as JSON escapes
+    String json = JsonText.escapeLoneSurrogates(written);
     if (json.length() > MAX_RESULT_CHARS) {
       throw new IdempotencyResultException(
           "A result of type " + value.getClass().getName() + " is " + json.length() + " characters of JSON, more"
               + " than the " + MAX_RESULT_CHARS + " a recorded result may have; it was not recorded", null);
     }
+    if (json != written) {
+      // rare (a lone surrogate was escaped), so worth reading back once: never record what no replay reads
+      try {
+        decode(json, declaredType);
+      } catch (IdempotencyResultException e) {
+        throw new IdempotencyResultException("A result of type " + value.getClass().getName() + " holds a lone"
+            + " surrogate that would not read back from its JSON; it was not recorded", e);
+      }
+    }
     return json;
+  }
+
+  private static String cannotEncode(Object value, Type declaredType, Exception e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof ObjectSlotValues.Refused refused) {
+        return "Cannot record a result of " + declaredType.getTypeName() + ": at " + where(e) + ", "
+            + refused.getMessage() + ", which a replay could not give back as it was. An open slot (declared Object,"
+            + " Number or Serializable, or a wildcard) keeps only strings, numbers, booleans, java.time values, UUIDs"
+            + " and the JDK's lists, sets and maps of such; declare a concrete type there instead (the field, record"
+            + " component or type argument, as in Map<String, Money>)";
+      }
+    }
+    return "Cannot encode a result of type " + value.getClass().getName() + " as JSON of " + declaredType.getTypeName()
+        + ": " + e.getClass().getSimpleName();
+  }
+
+  /** Where in the result a write failed: "the result", then properties, indexes and map keys. */
+  private static String where(Exception e) {
+    StringBuilder sb = new StringBuilder("the result");
+    if (e instanceof JsonMappingException m) {
+      for (JsonMappingException.Reference r : m.getPath()) {
+        if (r.getIndex() >= 0) {
+          sb.append('[').append(r.getIndex()).append(']');
+        } else if (r.getFrom() instanceof java.util.Map) {
+          String key = String.valueOf(r.getFieldName());
+          sb.append("[\"").append(key.length() > 40 ? key.substring(0, 40) + "…" : key).append("\"]");
+        } else if (r.getFieldName() != null) {
+          sb.append('.').append(r.getFieldName());
+        }
+      }
+    }
+    return sb.toString();
   }
 
   /**
@@ -132,11 +178,26 @@ public final class JacksonResultCodec implements ResultCodec {
 
   @Override
   public Object decode(String data, Type declaredType) {
+    ObjectReader reader = readers.computeIfAbsent(declaredType, t -> mapper.readerFor(mapper.constructType(t)));
     try {
-      return readers.computeIfAbsent(declaredType, t -> mapper.readerFor(mapper.constructType(t))).readValue(data);
+      return reader.readValue(data);
     } catch (Exception e) {
-      throw new IdempotencyResultException(
-          "Cannot decode a stored result as " + declaredType.getTypeName() + ": " + e.getClass().getSimpleName(), e);
+      // a map key holding a lone surrogate is stored escaped, which Jackson refuses in a name (only there):
+      // read such text once more with the character itself, at no cost to any other replay
+      String raw = JsonText.unescapeSurrogates(data);
+      if (raw != data) {
+        try {
+          return reader.readValue(raw);
+        } catch (Exception again) {
+          throw cannotDecode(declaredType, again);
+        }
+      }
+      throw cannotDecode(declaredType, e);
     }
+  }
+
+  private static IdempotencyResultException cannotDecode(Type declaredType, Exception e) {
+    return new IdempotencyResultException(
+        "Cannot decode a stored result as " + declaredType.getTypeName() + ": " + e.getClass().getSimpleName(), e);
   }
 }
