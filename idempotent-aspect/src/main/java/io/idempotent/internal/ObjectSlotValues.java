@@ -44,10 +44,14 @@ import java.util.function.Function;
  * never a class, so reading it can build nothing else. Thread-safe (immutable tables).
  *
  * <p>Strings, booleans, integers and finite doubles are written as plain JSON and need no tag. The JDK's
- * unmodifiable collections are rebuilt the way they were made: a list of the {@code List.of} family as
- * {@code List.copyOf} of its elements (by {@code Stream.toList()} when it holds a null), a set or map of
- * the {@code Set.of}/{@code Map.of} families by {@code Set.copyOf}/{@code Map.copyOf}, the {@code
- * Collections} wrappers around a new collection of the kind they wrapped.
+ * unmodifiable collections come back as the same class: a list of the {@code List.of} family as {@code
+ * List.copyOf} of its elements, or as {@code Stream.toList()} when it holds a null or is of the class for
+ * many elements with one or two (only {@code Stream.toList()} makes those); a set or map of the {@code
+ * Set.of}/{@code Map.of} families by {@code Set.copyOf}/{@code Map.copyOf}, which pick the class by size
+ * as the originals did; an empty or singleton collection of {@code Collections} as such; a {@code
+ * Collections.unmodifiable*} wrapper around a new collection of the kind it wraps (a {@code LinkedList}
+ * for the sequential list wrapper, an {@code ArrayList} for the other, a {@code TreeSet} or {@code TreeMap}
+ * for the sorted ones, else a {@code LinkedHashSet} or {@code LinkedHashMap}).
  */
 final class ObjectSlotValues {
 
@@ -91,8 +95,11 @@ final class ObjectSlotValues {
     sequence("LinkedHashSet", LinkedHashSet::new, new LinkedHashSet<>());
     sequence("TreeSet", TreeSet::new, new TreeSet<>());
     sequence("Arrays.asList", l -> Arrays.asList(l.toArray()), Arrays.asList());
-    sequence("List.of", l -> l.contains(null) ? l.stream().toList() : List.copyOf(l),
-        List.of(), List.of(1), List.of(1, 2, 3), java.util.stream.Stream.of(1).toList());
+    // the JDK's two List.of classes: one for one or two elements, one for the others (and for every
+    // Stream.toList(), which allows nulls); List.copyOf picks the class by size
+    sequence("List12", List::copyOf, List.of(1));
+    sequence("ListN", l -> l.contains(null) || l.size() == 1 || l.size() == 2 ? l.stream().toList() : List.copyOf(l),
+        List.of(), List.of(1, 2, 3));
     sequence("Set.of", Set::copyOf, Set.of(), Set.of(1), Set.of(1, 2, 3));
     sequence("emptyList", l -> only(l, 0, Collections.emptyList()), Collections.emptyList());
     sequence("emptySet", l -> only(l, 0, Collections.emptySet()), Collections.emptySet());
