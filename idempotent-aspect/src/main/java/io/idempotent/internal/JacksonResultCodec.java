@@ -64,7 +64,11 @@ public final class JacksonResultCodec implements ResultCodec {
   }
 
   static JsonMapper.Builder baseMapper() {
-    JsonFactory factory = JsonFactory.builder()
+    return base(JsonMapper.builder(jsonFactory()));
+  }
+
+  private static JsonFactory jsonFactory() {
+    return JsonFactory.builder()
         .streamReadConstraints(StreamReadConstraints.builder()
             .maxStringLength(MAX_RESULT_CHARS)
             .maxNumberLength(MAX_RESULT_CHARS)
@@ -74,7 +78,10 @@ public final class JacksonResultCodec implements ResultCodec {
             .build())
         .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
         .build();
-    return JsonMapper.builder(factory)
+  }
+
+  private static JsonMapper.Builder base(JsonMapper.Builder builder) {
+    return builder
         .addModule(new Jdk8Module())
         .addModule(new JavaTimeModule())
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -88,18 +95,24 @@ public final class JacksonResultCodec implements ResultCodec {
    * comes back, built through its constructor's parameter names when it has no no-argument one.
    */
   static JsonMapper.Builder resultMapper() {
-    return baseMapper()
+    return forResults(baseMapper());
+  }
+
+  private static JsonMapper.Builder forResults(JsonMapper.Builder builder) {
+    return builder
         .addModule(new ParameterNamesModule())
         .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
         // "+02:00[Europe/Paris]", not "+02:00": the zone decides later arithmetic (daylight saving)
         .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID);
   }
 
-  /** The mapper of results: {@link #resultMapper()} with open slots ({@link ObjectSlots}) kept as they were. */
+  /**
+   * The mapper of results: {@link #resultMapper()} with open slots ({@link ObjectSlots}) kept as they were,
+   * installed first since it brings the serializer factory that the later modules add to.
+   */
   static JsonMapper.Builder codecMapper() {
-    return ObjectSlots.install(resultMapper());
+    return forResults(base(ObjectSlots.install(JsonMapper.builder(jsonFactory()))));
   }
-
 
   @Override
   public String encode(Object value, Type declaredType) {

@@ -17,7 +17,10 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 import com.fasterxml.jackson.databind.jsontype.impl.TypeIdResolverBase;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.BeanSerializerModifier;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.cfg.SerializerFactoryConfig;
+import com.fasterxml.jackson.databind.ser.BeanSerializerFactory;
+import com.fasterxml.jackson.databind.ser.SerializerFactory;
 import com.fasterxml.jackson.databind.ser.Serializers;
 import java.io.IOException;
 import java.util.Collection;
@@ -35,7 +38,7 @@ import java.util.Collection;
  * never names a class (the ids are the closed list's tags) and builds no type deserializer: reading is
  * the slot deserializer's alone. Serializers that would write an open slot's value without
  * asking for its type id (an {@code Optional}, a converting or self-writing class) are wrapped by {@link
- * SlotGate} so that such a value is refused too.
+ * SlotGate}, through the serializer factory, so that such a value is refused too.
  */
 final class ObjectSlots {
 
@@ -46,7 +49,10 @@ final class ObjectSlots {
     return type.isJavaLangObject() || type.hasRawClass(Number.class) || type.hasRawClass(java.io.Serializable.class);
   }
 
-  /** {@code builder} with open slots kept as they were. */
+  /**
+   * {@code builder} with open slots kept as they were. Call it on a new builder: it sets the serializer
+   * factory, which modules added before would not be part of.
+   */
   static JsonMapper.Builder install(JsonMapper.Builder builder) {
     SimpleModule module = new SimpleModule("idempotent-object-slots") {
       @Override
@@ -65,16 +71,30 @@ final class ObjectSlots {
             return type.isJavaLangObject() ? StringKeys.INSTANCE : null;
           }
         });
-        context.addBeanSerializerModifier(new BeanSerializerModifier() {
-          @Override
-          public JsonSerializer<?> modifySerializer(
-              SerializationConfig config, BeanDescription beanDesc, JsonSerializer<?> serializer) {
-            return SlotGate.around(serializer);
-          }
-        });
       }
     };
-    return builder.addModule(module).setDefaultTyping(new Typing());
+    return builder.serializerFactory(new GatedSerializers(null)).addModule(module).setDefaultTyping(new Typing());
+  }
+
+  /** Jackson's serializer factory, with {@link SlotGate} around what it makes. */
+  private static final class GatedSerializers extends BeanSerializerFactory {
+    private static final long serialVersionUID = 1L;
+
+    GatedSerializers(SerializerFactoryConfig config) {
+      super(config);
+    }
+
+    @Override
+    public SerializerFactory withConfig(SerializerFactoryConfig config) {
+      return config == _factoryConfig ? this : new GatedSerializers(config);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public JsonSerializer<Object> createSerializer(SerializerProvider prov, JavaType origType)
+        throws JsonMappingException {
+      return (JsonSerializer<Object>) SlotGate.around(super.createSerializer(prov, origType));
+    }
   }
 
   /** Type ids for open slots only, taken from the closed list; nothing to read them. */

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.jsonFormatVisitors.JsonFormatVisitorWrappe
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.ser.ContextualSerializer;
 import com.fasterxml.jackson.databind.ser.ResolvableSerializer;
+import com.fasterxml.jackson.databind.ser.std.JsonValueSerializer;
 import com.fasterxml.jackson.databind.ser.std.ReferenceTypeSerializer;
 import com.fasterxml.jackson.databind.ser.std.SerializableSerializer;
 import com.fasterxml.jackson.databind.ser.std.StdDelegatingSerializer;
@@ -19,7 +20,8 @@ import java.io.IOException;
  * Refuses, in an open slot ({@link ObjectSlots}), a value whose serializer would write it without asking
  * for its type id, so that {@link ObjectSlotValues#tag} never sees it: a reference ({@code Optional},
  * {@code AtomicReference}: written as its content, or as null when empty), a class written through a
- * converter, a class that writes itself ({@code JsonSerializable}). Everywhere else the serializer it
+ * converter, as the value of a {@code @JsonValue} method (as null when that is null), or by itself
+ * ({@code JsonSerializable}). Everywhere else the serializer it
  * wraps does all the work. Thread-safe when the wrapped serializer is.
  */
 final class SlotGate extends JsonSerializer<Object> implements ContextualSerializer, ResolvableSerializer {
@@ -35,7 +37,8 @@ final class SlotGate extends JsonSerializer<Object> implements ContextualSeriali
   static JsonSerializer<?> around(JsonSerializer<?> serializer) {
     boolean bypasses = serializer instanceof ReferenceTypeSerializer<?>
         || serializer instanceof StdDelegatingSerializer
-        || serializer instanceof SerializableSerializer;
+        || serializer instanceof SerializableSerializer
+        || serializer instanceof JsonValueSerializer;
     return bypasses ? new SlotGate(serializer) : serializer;
   }
 
