@@ -323,6 +323,20 @@ public abstract class HostileInputContract {
     OpenSlotSamples.assertSameDeep(row, replayed.rows.get(0), "result.rows[0]");
   }
 
+  /** What an open slot holds may be mutable: a caller changing it afterwards changes no replay, on any store. */
+  @Test
+  void openSlot_holdingAMutableList_isNotChangedByTheCallerMutatingIt() {
+    String ns = key("mutated");
+    List<Object> list = new ArrayList<>(List.of(1L, "a"));
+    Slots slots = new Slots(list, new ArrayList<>(), new LinkedHashMap<>());
+    assertThat(idempotency.call(ns, Object.class).key("k").run(() -> list)).isSameAs(list);
+    assertThat(idempotency.call(ns + ":record", Slots.class).key("k").run(() -> slots)).isSameAs(slots);
+    list.add("changed by the caller");
+    assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> null).value()).isEqualTo(List.of(1L, "a"));
+    assertThat(((Slots) idempotency.call(ns + ":record", Slots.class).key("k").execute(() -> null).value()).value())
+        .isEqualTo(List.of(1L, "a"));
+  }
+
   /** A value off the closed list is refused when the call is recorded: the key is released, nothing written. */
   @Test
   void openSlot_holdingARecord_isRefusedNamingThePath_andNothingIsWritten() {
