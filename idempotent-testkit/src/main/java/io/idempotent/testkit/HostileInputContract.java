@@ -121,14 +121,14 @@ public abstract class HostileInputContract {
   }
 
   /** A record whose components are open slots: declared {@code Object}, or containers of it. */
-  public record Slots(Object value, List<Object> values, Map<String, Object> named) {}
+  record Slots(Object value, List<Object> values, Map<String, Object> named) {}
 
   /** A value class as applications write them (private fields, a constructor), with rows of open slots. */
-  public static final class Report {
+  static final class Report {
     private final String title;
     private final List<Map<String, Object>> rows;
 
-    public Report(String title, List<Map<String, Object>> rows) {
+    Report(String title, List<Map<String, Object>> rows) {
       this.title = title;
       this.rows = rows;
     }
