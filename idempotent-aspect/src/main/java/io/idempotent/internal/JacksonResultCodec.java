@@ -21,8 +21,10 @@ import java.lang.reflect.Type;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The default codec: JSON through Jackson, always as the declared generic type. Default typing is
- * never enabled, so stored data cannot name a class to instantiate. Thread-safe.
+ * The default codec: JSON through Jackson, always as the declared generic type. Stored data never names
+ * a class to instantiate: a value in an open slot (declared {@code Object}, {@code Number} or {@code
+ * Serializable}) carries a tag from a closed list of JDK types ({@link ObjectSlots}), and any other value
+ * there is refused when it is recorded. Thread-safe.
  *
  * <p>The shared instance reads and writes ordinary value classes as they are: private fields, records,
  * getters-only classes, constructors whose parameters carry their names ({@code -parameters}) and

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationConfig;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.SerializerFactoryConfig;
 import com.fasterxml.jackson.databind.deser.Deserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
@@ -17,21 +19,21 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 import com.fasterxml.jackson.databind.jsontype.impl.TypeIdResolverBase;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.cfg.SerializerFactoryConfig;
 import com.fasterxml.jackson.databind.ser.BeanSerializerFactory;
 import com.fasterxml.jackson.databind.ser.SerializerFactory;
 import com.fasterxml.jackson.databind.ser.Serializers;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.util.Collection;
 
 /**
  * Makes a result mapper keep the values of open slots as they were. An open slot is a property, record
- * component, container element, map key or value, or the root, declared {@code Object} (also as a
- * wildcard or type variable that Jackson resolves to it), {@code Number} or {@code Serializable}: types
- * whose declaration does not say what class to build. Its value is written with the tag of {@link
+ * component, container element, map value, or the root, declared {@code Object} (also as a wildcard or
+ * type variable that Jackson resolves to it), {@code Number} or {@code Serializable}: types whose
+ * declaration does not say what class to build. Its value is written with the tag of {@link
  * ObjectSlotValues} as {@code ["Long",5]} and read back by {@link ObjectSlotDeserializer}; a value whose
- * class is not on that closed list is refused when it is written, and so is a map key that is no string.
+ * class is not on that closed list is refused when it is written, and so is a map key declared {@code
+ * Object} that is no string (JSON names are strings, and such a key would come back as one).
  *
  * <p>Writing uses Jackson's type-id hook, which it consults by declared type once, when it builds the
  * serializer of a type: a type without such slots is written and read exactly as without this. The hook
@@ -139,7 +141,7 @@ final class ObjectSlots {
   }
 
   /** Map keys declared {@code Object}: strings as they are; any other key would come back a string. */
-  private static final class StringKeys extends com.fasterxml.jackson.databind.ser.std.StdSerializer<Object> {
+  private static final class StringKeys extends StdSerializer<Object> {
     private static final long serialVersionUID = 1L;
     static final StringKeys INSTANCE = new StringKeys();
 

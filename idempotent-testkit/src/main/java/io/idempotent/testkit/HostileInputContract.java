@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * Keys, results and durations that could break a store: keys that only exact characters tell apart
  * (collations, escaping, NUL, lone surrogates, glob and SQL characters; composed for the store's
  * {@link IdempotencyStore#keyRules()} as the engine composes them), keys far beyond the store's limit,
- * results that cannot be written, generic results, and durations as long as a {@link Duration} goes. A
+ * results that cannot be written, generic results, values in slots declared {@code Object} (generated
+ * with jqwik arbitraries: each must replay the same, classes included, at every depth), map keys with lone
+ * surrogates, and durations as long as a {@link Duration} goes. A
  * store's test is a small subclass that says how to create the store; it may add tests of its own hostile
  * inputs (table names, foreign records under its prefix):
  *
