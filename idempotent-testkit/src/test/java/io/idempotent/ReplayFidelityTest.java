@@ -62,6 +62,16 @@ class ReplayFidelityTest {
     }
   }
 
+  /** Carries details keyed by text, which may hold a lone surrogate. */
+  static final class Declined extends RuntimeException {
+    private final java.util.Map<String, String> details;
+
+    Declined(java.util.Map<String, String> details) {
+      super("declined");
+      this.details = details;
+    }
+  }
+
   static CompletionStage<Priced> stageOfPriced;
 
   @Test
@@ -103,6 +113,21 @@ class ReplayFidelityTest {
     Idempotency custom = Idempotency.create(IdempotencyConfig.builder().store(store).codec(plain).build());
     custom.call("prices.custom", Priced.class).key("k").run(() -> new Item(7));
     assertThat(custom.call("prices.custom", Priced.class).key("k").run(() -> new Item(8))).isEqualTo(new Item(7));
+  }
+
+  @Test
+  void run_finalExceptionWithAMapKeyHoldingALoneSurrogate_replaysIt() {
+    java.util.Map<String, String> details = java.util.Map.of("k\uDC00", "v\uD800");
+    for (int i = 0; i < 2; i++) {
+      Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> idempotency.call("declines", String.class)
+          .key("k").finalExceptions(Declined.class).run(() -> {
+            runs.incrementAndGet();
+            throw new Declined(details);
+          }));
+      assertThat(thrown).isExactlyInstanceOf(Declined.class);
+      assertThat(((Declined) thrown).details).isEqualTo(details);
+    }
+    assertThat(runs).as("the second call replays").hasValue(1);
   }
 
   @Test

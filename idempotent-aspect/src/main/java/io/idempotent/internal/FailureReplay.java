@@ -131,7 +131,7 @@ final class FailureReplay {
     String json = outcome.json();
     if (json != null) {
       try {
-        JsonNode state = MAPPER.readTree(json);
+        JsonNode state = readState(json);
         message = state.path("message").isTextual() ? state.get("message").textValue() : null;
         fields = state.get("fields") instanceof ObjectNode o ? o : MAPPER.createObjectNode();
         cause = state.get("cause");
@@ -250,6 +250,19 @@ final class FailureReplay {
       }
     }
     return out;
+  }
+
+  /** The recorded state; a map key holding a lone surrogate is read as in {@link JacksonResultCodec#decode}. */
+  private static JsonNode readState(String json) throws JsonProcessingException {
+    try {
+      return MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      String raw = JsonText.unescapeSurrogates(json);
+      if (raw == json) {
+        throw e;
+      }
+      return MAPPER.readTree(raw);
+    }
   }
 
   /** The node as it reads back from its text, so that recorded and recreated compare alike (int vs long). */

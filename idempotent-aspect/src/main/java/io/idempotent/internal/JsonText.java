@@ -32,4 +32,40 @@ public final class JsonText {
     return sb == null ? json : sb.toString();
   }
 
+  /**
+   * {@code json} with every escaped surrogate (a backslash, {@code u} and D800 to DFFF) written as the
+   * character itself: the same JSON text for a reader of Java strings. Jackson refuses an escaped lone surrogate in
+   * a field name (it reads one in a value), which is how {@link #escapeLoneSurrogates} spells a map key
+   * holding one; given the character itself it reads the name as it was. Returns {@code json} itself when
+   * it has no such escape.
+   */
+  public static String unescapeSurrogates(String json) {
+    StringBuilder sb = null;
+    int copied = 0;
+    for (int i = json.indexOf('\\'); i >= 0 && i + 1 < json.length(); i = json.indexOf('\\', i + 2)) {
+      int code = json.charAt(i + 1) == 'u' && i + 6 <= json.length() ? hex(json, i + 2) : -1;
+      if (code >= Character.MIN_SURROGATE && code <= Character.MAX_SURROGATE) {
+        if (sb == null) {
+          sb = new StringBuilder(json.length());
+        }
+        sb.append(json, copied, i).append((char) code);
+        copied = i + 6;
+        i += 4; // with the loop's 2, past the escape
+      }
+    }
+    return sb == null ? json : sb.append(json, copied, json.length()).toString();
+  }
+
+  /** The four hex digits at {@code at} as a number, or -1. */
+  private static int hex(String s, int at) {
+    int value = 0;
+    for (int i = at; i < at + 4; i++) {
+      int digit = Character.digit(s.charAt(i), 16);
+      if (digit < 0) {
+        return -1;
+      }
+      value = value * 16 + digit;
+    }
+    return value;
+  }
 }

@@ -28,6 +28,9 @@ class ImmutableTypesTest {
 
   record Node(String value, Node next) {}
 
+  /** Components declared open: what they hold at run time may be a mutable list or map. */
+  record Open(String name, Object value, Number amount, java.io.Serializable note) {}
+
   /** A plain class with a setter: its values can change. */
   static final class Counter {
     private int count;
@@ -49,6 +52,9 @@ class ImmutableTypesTest {
     Optional<ArrayList<String>> optionalList;
     List<String> listOfString;
     Map<String, Integer> mapOfInteger;
+    Box<Object> boxOfObject;
+    Optional<Object> optionalObject;
+    Optional<?> optionalWildcard;
   }
 
   private static Type declared(String field) throws NoSuchFieldException {
@@ -69,6 +75,15 @@ class ImmutableTypesTest {
     for (Type t : List.of(Object.class, ArrayList.class, List.class, Counter.class, int[].class, Tagged.class,
         WithArray.class, Box.class, Optional.class, declared("boxOfList"), declared("boxOfCounter"),
         declared("boxOfWildcard"), declared("optionalList"), declared("listOfString"), declared("mapOfInteger"))) {
+      assertThat(ImmutableTypes.isImmutable(t)).as(t.getTypeName()).isFalse();
+    }
+  }
+
+  /** An open slot may hold a mutable collection at run time: never kept by reference, whatever it holds. */
+  @Test
+  void isImmutable_typesWithOpenSlots_areNotImmutable() throws Exception {
+    for (Type t : List.of(Open.class, Number.class, java.io.Serializable.class, declared("boxOfObject"),
+        declared("optionalObject"), declared("optionalWildcard"))) {
       assertThat(ImmutableTypes.isImmutable(t)).as(t.getTypeName()).isFalse();
     }
   }

@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Completed rows rewritten in the table behind the library's back: results naming another class or
- * carrying a gadget payload, results of another shape, failure types that are not declared final
+ * carrying a gadget payload (also where the declared type is Object, whose stored tags come from a closed
+ * list), results of another shape, failure types that are not declared final
  * exceptions, unknown outcome kinds. A replay never instantiates anything but the declared type (the
  * gadget classes are never even initialised); a row that cannot be read as that type fails with a
  * library exception, and the method never runs a second time.
@@ -37,7 +38,7 @@ class TamperedRowTest {
   enum Expect {
     /** An instance of the declared result type (JSON that still fits its shape). */
     DECLARED_TYPE,
-    /** Plain JSON data (maps, lists, strings): the declared type is Object. */
+    /** Data of the closed list a slot declared Object keeps (here a map): the declared type is Object. */
     PLAIN_DATA,
     /** {@link IdempotencyResultException}. */
     RESULT_EXCEPTION,
@@ -70,9 +71,13 @@ class TamperedRowTest {
           Expect.RESULT_EXCEPTION),
       new Tamper("not JSON", TamperTargets.RECEIPT, "result_json", "<gadget/>", Expect.RESULT_EXCEPTION),
       new Tamper("gadget array where Object is declared", TamperTargets.ANYTHING, "result_json",
-          "[\"" + GADGET + "\",{\"command\":\"touch /tmp/pwned\"}]", Expect.PLAIN_DATA),
+          "[\"" + GADGET + "\",{\"command\":\"touch /tmp/pwned\"}]", Expect.RESULT_EXCEPTION),
       new Tamper("class name where Object is declared", TamperTargets.ANYTHING, "result_json",
-          "{\"@class\":\"" + GADGET + "\",\"command\":\"x\"}", Expect.PLAIN_DATA),
+          "{\"@class\":\"" + GADGET + "\",\"command\":\"x\"}", Expect.RESULT_EXCEPTION),
+      new Tamper("gadget inside a tagged map where Object is declared", TamperTargets.ANYTHING, "result_json",
+          "[\"HashMap\",{\"id\":[\"" + GADGET + "\",{\"command\":\"x\"}]}]", Expect.RESULT_EXCEPTION),
+      new Tamper("other data of a tag on the closed list where Object is declared", TamperTargets.ANYTHING,
+          "result_json", "[\"Map.of\",{\"id\":[\"Long\",7]}]", Expect.PLAIN_DATA),
       new Tamper("failure type: a throwable gadget", TamperTargets.DECLINE, "failure_type", GADGET_EXCEPTION,
           Expect.RESULT_EXCEPTION),
       new Tamper("failure type: a non-throwable gadget", TamperTargets.DECLINE, "failure_type", GADGET,

@@ -13,12 +13,16 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Type;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * Keys, results and durations that could break a store: keys that only exact characters tell apart
  * (collations, escaping, NUL, lone surrogates, glob and SQL characters; composed for the store's
  * {@link IdempotencyStore#keyRules()} as the engine composes them), keys far beyond the store's limit,
- * results that cannot be written, generic results, and durations as long as a {@link Duration} goes. A
+ * results that cannot be written, generic results, values in slots declared {@code Object} (generated
+ * with jqwik arbitraries: each must replay the same, classes included, at every depth), map keys with lone
+ * surrogates, and durations as long as a {@link Duration} goes. A
  * store's test is a small subclass that says how to create the store; it may add tests of its own hostile
  * inputs (table names, foreign records under its prefix):
  *
@@ -106,6 +112,50 @@ public abstract class HostileInputContract {
     return null;
   }
 
+  @SuppressWarnings("unused")
+  private static Map<String, Object> mapOfObjects() {
+    return null;
+  }
+
+  @SuppressWarnings("unused")
+  private static Map<String, String> mapOfStrings() {
+    return null;
+  }
+
+  /** A record whose components are open slots: declared {@code Object}, or containers of it. */
+  record Slots(Object value, List<Object> values, Map<String, Object> named) {}
+
+  /** A value class as applications write them (private fields, a constructor), with rows of open slots. */
+  static final class Report {
+    private final String title;
+    private final List<Map<String, Object>> rows;
+
+    Report(String title, List<Map<String, Object>> rows) {
+      this.title = title;
+      this.rows = rows;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Report r && Objects.equals(r.title, title) && Objects.equals(r.rows, rows);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(title, rows);
+    }
+  }
+
+  /** Records {@code value} as {@code type} under {@code ns}, then replays it: the replayed value. */
+  private Object recordAndReplay(String ns, Type type, Object value) {
+    assertThat(idempotency.call(ns, type).key("k").run(() -> value)).isSameAs(value);
+    CallResult<Object> replay = idempotency.call(ns, type).key("k").execute(() -> {
+      throw new AssertionError("ran again instead of replaying");
+    });
+    assertThat(replay.replayed()).isTrue();
+    return replay.value();
+  }
+
   private static Type returnType(String method) throws NoSuchMethodException {
     return HostileInputContract.class.getDeclaredMethod(method).getGenericReturnType();
   }
@@ -168,11 +218,143 @@ public abstract class HostileInputContract {
   @Test
   void unserializableResult_failsClearly_releasesTheClaim_andWritesNothing() {
     String ns = key("bad");
-    assertThatThrownBy(() -> idempotency.call(ns, Object.class).key("k").run(Unserializable::new))
+    assertThatThrownBy(() -> idempotency.call(ns, Unserializable.class).key("k").run(Unserializable::new))
         .isInstanceOf(IdempotencyResultException.class)
         .hasMessageContaining("Unserializable");
     assertThat(store.find(StoredKeys.compose(ns, null, "k", store.keyRules()))).isEmpty();
     assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> "fine").replayed()).isFalse();
+  }
+
+  /**
+   * Values of the closed list in open slots, nested in lists, sets and maps of every kind the JDK makes
+   * (mutable and unmodifiable, nulls inside), as the declared root, as a map value beside keys with lone
+   * surrogates, and as record components: each replay equals the original, classes included at every depth.
+   */
+  @Test
+  void openSlots_holdingValuesOfTheClosedList_replayTheSameClassesAtEveryDepth() throws Exception {
+    Type mapOfObjects = returnType("mapOfObjects");
+    AtomicInteger tries = new AtomicInteger();
+    OpenSlotSamples.forAll(OpenSlotSamples.values(3), 120, value -> {
+      int i = tries.getAndIncrement();
+      String ns = key("open:" + i);
+      switch (i % 3) {
+        case 0 -> OpenSlotSamples.assertSameDeep(value, recordAndReplay(ns, Object.class, value), "result");
+        case 1 -> {
+          Map<String, Object> map = new LinkedHashMap<>();
+          map.put("value", value);
+          map.put("k\uDC00", List.of(1L));
+          map.put("\uD800", null);
+          OpenSlotSamples.assertSameDeep(map, recordAndReplay(ns, mapOfObjects, map), "result");
+        }
+        default -> {
+          List<Object> values = new ArrayList<>();
+          values.add(value);
+          values.add(null);
+          Map<String, Object> named = new LinkedHashMap<>(Map.of("v", value == null ? "none" : value));
+          Slots replayed = (Slots) recordAndReplay(ns, Slots.class, new Slots(value, values, named));
+          OpenSlotSamples.assertSameDeep(value, replayed.value(), "result.value");
+          OpenSlotSamples.assertSameDeep(values, replayed.values(), "result.values");
+          OpenSlotSamples.assertSameDeep(named, replayed.named(), "result.named");
+        }
+      }
+    });
+  }
+
+  /** Map keys and strings with lone surrogates (which UTF-8 cannot carry) replay exactly. */
+  @Test
+  void mapKeysAndStrings_withLoneSurrogates_replayExactly() throws Exception {
+    Type mapOfStrings = returnType("mapOfStrings");
+    Type mapOfObjects = returnType("mapOfObjects");
+    AtomicInteger tries = new AtomicInteger();
+    OpenSlotSamples.forAll(net.jqwik.api.Arbitraries.maps(OpenSlotSamples.strings(), OpenSlotSamples.strings())
+        .ofMinSize(1).ofMaxSize(4), 60, generated -> {
+      int i = tries.getAndIncrement();
+      Map<String, Object> map = new LinkedHashMap<>(generated);
+      Type declared = i % 2 == 0 ? mapOfStrings : mapOfObjects;
+      OpenSlotSamples.assertSameDeep(map, recordAndReplay(key("surrogate-keys:" + i), declared, map), "result");
+    });
+  }
+
+  @Test
+  void mapKey_withALoneSurrogate_replaysExactly() throws Exception {
+    Map<String, String> map = new LinkedHashMap<>();
+    map.put("k\uDC00", "low");
+    map.put("\uD800", "high");
+    map.put("\uDC00\uD800", "reversed");
+    Object replayed = recordAndReplay(key("surrogate-key"), returnType("mapOfStrings"), map);
+    assertThat(replayed).isEqualTo(map);
+    assertThat(new ArrayList<Object>(((Map<?, ?>) replayed).keySet())).containsExactlyElementsOf(map.keySet());
+  }
+
+  @Test
+  void openSlot_holdingALong_replaysALong() {
+    assertThat(recordAndReplay(key("long"), Object.class, 5L)).isExactlyInstanceOf(Long.class).isEqualTo(5L);
+    assertThat(recordAndReplay(key("int"), Object.class, 5)).isExactlyInstanceOf(Integer.class).isEqualTo(5);
+  }
+
+  @Test
+  void mapOfObjects_holdingAnAmount_keepsItsScale() throws Exception {
+    Map<String, Object> order = new LinkedHashMap<>(Map.of("total", new BigDecimal("19.990")));
+    Map<?, ?> replayed = (Map<?, ?>) recordAndReplay(key("scale"), returnType("mapOfObjects"), order);
+    assertThat(replayed.get("total")).isExactlyInstanceOf(BigDecimal.class).isEqualTo(new BigDecimal("19.990"));
+    assertThat(((BigDecimal) replayed.get("total")).scale()).isEqualTo(3);
+  }
+
+  @Test
+  void mapOfObjects_holdingADateAndAnInstant_replaysThemAsSuch() throws Exception {
+    Map<String, Object> times = new LinkedHashMap<>();
+    times.put("due", LocalDate.of(2025, 1, 31));
+    times.put("paid", Instant.parse("2024-02-29T12:34:56.123456789Z"));
+    Map<?, ?> replayed = (Map<?, ?>) recordAndReplay(key("times"), returnType("mapOfObjects"), times);
+    assertThat(replayed.get("due")).isExactlyInstanceOf(LocalDate.class).isEqualTo(times.get("due"));
+    assertThat(replayed.get("paid")).isExactlyInstanceOf(Instant.class).isEqualTo(times.get("paid"));
+  }
+
+  @Test
+  void valueClass_holdingRowsOfOpenSlots_replaysEqual() {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("sku", "A-1");
+    row.put("quantity", 3L);
+    row.put("price", new BigDecimal("4.50"));
+    row.put("tags", new ArrayList<>(List.of("new", "sale")));
+    row.put("note", null);
+    List<Map<String, Object>> rows = new ArrayList<>(List.of(row));
+    Report report = new Report("daily", rows);
+    Report replayed = (Report) recordAndReplay(key("report"), Report.class, report);
+    assertThat(replayed).isEqualTo(report);
+    OpenSlotSamples.assertSameDeep(row, replayed.rows.get(0), "result.rows[0]");
+  }
+
+  /** What an open slot holds may be mutable: a caller changing it afterwards changes no replay, on any store. */
+  @Test
+  void openSlot_holdingAMutableList_isNotChangedByTheCallerMutatingIt() {
+    String ns = key("mutated");
+    List<Object> list = new ArrayList<>(List.of(1L, "a"));
+    Slots slots = new Slots(list, new ArrayList<>(), new LinkedHashMap<>());
+    assertThat(idempotency.call(ns, Object.class).key("k").run(() -> list)).isSameAs(list);
+    assertThat(idempotency.call(ns + ":record", Slots.class).key("k").run(() -> slots)).isSameAs(slots);
+    list.add("changed by the caller");
+    assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> null).value()).isEqualTo(List.of(1L, "a"));
+    assertThat(((Slots) idempotency.call(ns + ":record", Slots.class).key("k").execute(() -> null).value()).value())
+        .isEqualTo(List.of(1L, "a"));
+  }
+
+  /** A value off the closed list is refused when the call is recorded: the key is released, nothing written. */
+  @Test
+  void openSlot_holdingARecord_isRefusedNamingThePath_andNothingIsWritten() {
+    String ns = key("refused");
+    Slots slots = new Slots(new Line("sku", 1), new ArrayList<>(), new LinkedHashMap<>());
+    assertThatThrownBy(() -> idempotency.call(ns, Slots.class).key("k").run(() -> slots))
+        .isInstanceOf(IdempotencyResultException.class)
+        .hasMessageContaining("the result.value")
+        .hasMessageContaining(Line.class.getName())
+        .hasMessageContaining("declare a concrete type");
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.keyRules()))).isEmpty();
+    assertThatThrownBy(() -> idempotency.call(ns + ":root", Object.class).key("k").run(() -> new Line("sku", 2)))
+        .isInstanceOf(IdempotencyResultException.class)
+        .hasMessageContaining("at the result,")
+        .hasMessageContaining(Line.class.getName());
+    assertThat(idempotency.call(ns, Slots.class).key("k").execute(() -> null).replayed()).isFalse();
   }
 
   @Test
