@@ -95,4 +95,13 @@ public @interface Idempotent {
 
   /** Name of the store to use. Empty means the configured default store. */
   String store() default "";
+
+  /**
+   * Where the method's effects live, relative to a transaction the caller has open on the store's
+   * database: {@link Effects#TRANSACTIONAL} (its writes are in that transaction: the outcome commits or
+   * rolls back with them) or {@link Effects#EXTERNAL} (an external API, a message: the outcome survives a
+   * rollback). Undeclared, the store's default decides, and a table store that does not join transactions
+   * refuses a call made inside one.
+   */
+  Effects effects() default Effects.UNDECLARED;
 }

@@ -34,6 +34,7 @@ public final class IdempotentCall<T> {
   private OnInProgress onInProgress = OnInProgress.THROW;
   private Class<? extends Throwable>[] finalExceptions = emptyExceptions();
   private String store = "";
+  private Effects effects = Effects.UNDECLARED;
 
   IdempotentCall(IdempotencyEngine engine, String name, Type resultType) {
     this.engine = engine;
@@ -105,6 +106,12 @@ public final class IdempotentCall<T> {
     return this;
   }
 
+  /** Where the call's effects live, relative to a transaction the caller has open ({@link Idempotent#effects()}). */
+  public IdempotentCall<T> effects(Effects effects) {
+    this.effects = Objects.requireNonNull(effects, "effects");
+    return this;
+  }
+
   /** Runs {@code body} at most once for this key and returns its (possibly replayed) result. */
   public <X extends Exception> T run(CheckedSupplier<? extends T, X> body) throws X {
     return execute(body).value();
@@ -115,7 +122,7 @@ public final class IdempotentCall<T> {
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
     IdempotencyEngine.clearLastOutcome(); // also when the plan refuses the call
     CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-        payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime);
+        payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime, effects);
     Object[] values = payload;
     try {
       IdempotencyEngine.Result result = engine.call(plan, key, scope, values, body::get);

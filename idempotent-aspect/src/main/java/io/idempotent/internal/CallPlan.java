@@ -1,5 +1,6 @@
 package io.idempotent.internal;
 
+import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.OnInProgress;
 import io.idempotent.spi.ResultCodec;
@@ -43,6 +44,8 @@ public final class CallPlan {
   final ResultShape shape;
   /** Whether no value of the result type can change, so a store may keep and replay the object itself. */
   final boolean immutableResult;
+  /** Where the method's effects live, relative to a transaction the caller has open. */
+  final Effects effects;
   /** Where the call site's classes live: a recorded subclass of a declared final exception is looked up here. */
   final ClassLoader classLoader;
   /** The codec that accepted the result type; checked again only when the configured codec changes. */
@@ -51,6 +54,7 @@ public final class CallPlan {
   /**
    * @param classLoader the loader of the call site's classes (the annotated method's class), or null
    * @param maxRunTime how long the call may hold its key while it runs, or null for its TTL
+   * @param effects where the method's effects live, relative to a transaction the caller has open
    * @throws IdempotencyConfigurationException naming the method when a declared final exception type
    *     could never be recreated on a replay
    */
@@ -67,7 +71,8 @@ public final class CallPlan {
       boolean scoped,
       Type declaredReturnType,
       ClassLoader classLoader,
-      Duration maxRunTime) {
+      Duration maxRunTime,
+      Effects effects) {
     if (name == null || name.isBlank()) {
       throw new IdempotencyConfigurationException("The idempotency name of " + description + " is blank");
     }
@@ -83,6 +88,7 @@ public final class CallPlan {
     this.checkPayload = checkPayload;
     this.scoped = scoped;
     this.classLoader = classLoader;
+    this.effects = effects == null ? Effects.UNDECLARED : effects;
     for (Class<? extends Throwable> type : this.finalExceptions) {
       String why = FailureReplay.unrecreatable(type);
       if (why != null) {

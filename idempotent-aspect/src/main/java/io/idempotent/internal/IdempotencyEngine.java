@@ -153,8 +153,7 @@ public final class IdempotencyEngine {
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
     String owner = takeOwner();
-    boolean waiting = false;
-    long waitDeadline = 0;
+    Waiting waiting = null;
     while (true) {
       ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
       if (claim.claimed()) {
@@ -169,12 +168,11 @@ public final class IdempotencyEngine {
       if (plan.onInProgress != OnInProgress.WAIT) {
         return refuseInProgress(plan, storedKey);
       }
-      if (!waiting) {
+      if (waiting == null) {
         Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
-        waitDeadline = time.nanoTime() + timeout.toNanos(); // at most a day: no overflow
-        waiting = true;
+        waiting = new Waiting(time.nanoTime() + timeout.toNanos()); // at most a day: no overflow
       }
-      IdempotencyRecord done = await(plan, store, storedKey, waitDeadline, lease);
+      IdempotencyRecord done = await(plan, store, storedKey, waiting, lease);
       if (done != null) {
         checkFingerprint(plan, done, fingerprint, storedKey);
         return replay(plan, done.outcome(), storedKey);
@@ -202,7 +200,6 @@ public final class IdempotencyEngine {
 
   private Object runClaimed(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
       ClaimResult claim, Invocation invocation) throws Throwable {
-    checkCallingThread(store, key, owner);
     if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
       emit(Type.LEASE_TAKEN_OVER, plan, key, null);
     }
@@ -227,10 +224,25 @@ public final class IdempotencyEngine {
   }
 
   /**
+   * One call's wait for another's outcome, across the claims it makes again when the record looked gone (a
+   * claim held uncommitted elsewhere can look so): one deadline, a poll pause that keeps growing, and one
+   * {@code WAITED} event.
+   */
+  private static final class Waiting {
+    final long deadline;
+    long pause = FIRST_POLL_NANOS;
+    boolean reported;
+
+    Waiting(long deadline) {
+      this.deadline = deadline;
+    }
+  }
+
+  /**
    * Waits for the record of the call in progress: its outcome once completed, or null once it is
    * released or its lease has run out (the caller then claims again).
    */
-  private IdempotencyRecord await(CallPlan plan, IdempotencyStore store, String key, long deadline, Duration lease) {
+  private IdempotencyRecord await(CallPlan plan, IdempotencyStore store, String key, Waiting waiting, Duration lease) {
     if (RunningKeys.heldByThisThread(store, key)) {
       emit(Type.IN_PROGRESS, plan, key, null);
       throw new IdempotencyInProgressException(
@@ -240,7 +252,7 @@ public final class IdempotencyEngine {
     }
     IdempotencyRecord done;
     try {
-      done = awaitCompletion(plan, store, key, deadline, lease);
+      done = awaitCompletion(plan, store, key, waiting, lease);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the caller's thread keeps its interrupt status
       emit(Type.IN_PROGRESS, plan, key, null);
@@ -248,25 +260,11 @@ public final class IdempotencyEngine {
           "Interrupted while waiting for a call of " + plan.description + " with the same key (key#"
               + Hashing.shortReference(key) + ") to finish; the method did not run", e, plan.name, reference(key));
     }
-    emit(Type.WAITED, plan, key, null);
-    return done;
-  }
-
-  /**
-   * Lets the store refuse to run the method on this thread (one that records outcomes in the caller's
-   * transaction and finds none); the claim is then given back at once, so a retry is not held up.
-   */
-  private static void checkCallingThread(IdempotencyStore store, String key, String owner) {
-    try {
-      store.checkCallingThread();
-    } catch (RuntimeException refused) {
-      try {
-        store.release(key, owner);
-      } catch (RuntimeException e) {
-        refused.addSuppressed(e);
-      }
-      throw refused;
+    if (!waiting.reported) {
+      waiting.reported = true;
+      emit(Type.WAITED, plan, key, null);
     }
+    return done;
   }
 
   private String takeOwner() {
@@ -282,9 +280,9 @@ public final class IdempotencyEngine {
   private ClaimResult claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
-      return store.claimForCall(key, fingerprint, owner, lease);
+      return store.claimForCall(key, fingerprint, owner, lease, plan.effects);
     } catch (IdempotencyConfigurationException e) {
-      throw e; // the store refuses how it is called (a thread with no transaction to join), not failed
+      throw e; // the store refuses how the call is made (undeclared effects in a transaction), not failed
     } catch (RuntimeException e) {
       emit(Type.STORE_ERROR, plan, key, e);
       throw new IdempotencyStoreException(
@@ -591,12 +589,11 @@ public final class IdempotencyEngine {
   }
 
   private IdempotencyRecord awaitCompletion(
-      CallPlan plan, IdempotencyStore store, String key, long deadline, Duration lease) throws InterruptedException {
-    long pause = FIRST_POLL_NANOS;
+      CallPlan plan, IdempotencyStore store, String key, Waiting waiting, Duration lease) throws InterruptedException {
     SignalWake wake = null;
     while (true) {
       long now = time.nanoTime();
-      long remaining = deadline - now;
+      long remaining = waiting.deadline - now;
       if (remaining <= 0) {
         emit(Type.IN_PROGRESS, plan, key, null);
         throw new IdempotencyInProgressException(
@@ -613,8 +610,8 @@ public final class IdempotencyEngine {
         }
         parkUntil(now + Math.min(remaining, lease.toNanos()), wake);
       } else {
-        parkUntil(now + Math.min(pause, remaining), null);
-        pause = Math.min(pause * 2, MAX_POLL_NANOS);
+        parkUntil(now + Math.min(waiting.pause, remaining), null);
+        waiting.pause = Math.min(waiting.pause * 2, MAX_POLL_NANOS);
       }
       Optional<IdempotencyRecord> found;
       try {

@@ -115,7 +115,8 @@ public final class MethodPlan {
         scope != null,
         method.getGenericReturnType(),
         method.getDeclaringClass().getClassLoader(),
-        CallPlan.duration(a.maxRunTime(), "maxRunTime", description));
+        CallPlan.duration(a.maxRunTime(), "maxRunTime", description),
+        a.effects());
     if (call.shape != CallPlan.ResultShape.VOID) {
       Class<?> raw = CallPlan.rawType(call.resultType);
       if (raw == Optional.class && call.resultType instanceof ParameterizedType p) {

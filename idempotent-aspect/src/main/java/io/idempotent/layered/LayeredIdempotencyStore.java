@@ -1,5 +1,6 @@
 package io.idempotent.layered;
 
+import io.idempotent.Effects;
 import io.idempotent.TimeSource;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
@@ -94,16 +95,17 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    return claim(key, fingerprint, owner, lease, false);
+    return claim(key, fingerprint, owner, lease, null);
   }
 
   /** As {@link #claim}; the far store claims with {@link IdempotencyStore#claimForCall} too. */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
-    return claim(key, fingerprint, owner, lease, true);
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    return claim(key, fingerprint, owner, lease, effects);
   }
 
-  private ClaimResult claim(String key, String fingerprint, String owner, Duration lease, boolean forCall) {
+  /** @param effects the call's declaration, or null for a claim that is not a call's ({@link #claim}) */
+  private ClaimResult claim(String key, String fingerprint, String owner, Duration lease, Effects effects) {
     IdempotencyRecord cached = nearCompleted(key);
     if (cached != null) {
       return ClaimResult.existing(cached);
@@ -113,7 +115,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     if (local != null && local.liveAt(now)) {
       return ClaimResult.existing(IdempotencyRecord.inProgress(key, local.fingerprint, local.owner));
     }
-    ClaimResult result = forCall ? far.claimForCall(key, fingerprint, owner, lease)
+    ClaimResult result = effects != null ? far.claimForCall(key, fingerprint, owner, lease, effects)
         : far.claim(key, fingerprint, owner, lease);
     if (result.claimed()) {
       inFlight.put(key, new InFlight(owner, fingerprint, deadline(now, lease), new CompletableFuture<>()));
@@ -122,11 +124,6 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
       cacheNear(result.existing(), now);
     }
     return result;
-  }
-
-  @Override
-  public void checkCallingThread() {
-    far.checkCallingThread();
   }
 
   @Override

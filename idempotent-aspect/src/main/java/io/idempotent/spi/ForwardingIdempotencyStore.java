@@ -1,5 +1,7 @@
 package io.idempotent.spi;
 
+import io.idempotent.Effects;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,14 +47,13 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
   }
 
   /**
-   * Claims through {@link #claim}, so that a decorator overriding {@code claim} sees every claim; the
-   * wrapped store then claims as {@link #claim} does, committed at once. A decorator that must keep the
-   * wrapped store's claims for a call (the table store's transaction-scoped modes) overrides this method to
-   * pass it on to {@code delegate().claimForCall}.
+   * Passes the call's claim on as one, with its declared effects, so that the wrapped store decides how it
+   * relates to the caller's transaction (the table store writes a transactional call's claim in it). A
+   * decorator that watches claims overrides this method as well as {@link #claim}.
    */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
-    return claim(key, fingerprint, owner, lease);
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    return delegate.claimForCall(key, fingerprint, owner, lease, effects);
   }
 
   @Override
@@ -63,11 +64,6 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
   @Override
   public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return delegate.completeDetached(key, owner, outcome, ttl);
-  }
-
-  @Override
-  public void checkCallingThread() {
-    delegate.checkCallingThread();
   }
 
   @Override

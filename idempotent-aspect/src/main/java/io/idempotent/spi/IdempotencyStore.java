@@ -1,5 +1,6 @@
 package io.idempotent.spi;
 
+import io.idempotent.Effects;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -36,9 +37,16 @@ public interface IdempotencyStore extends AutoCloseable {
    * ends with {@link #complete}, {@link #completeDetached} or {@link #release} under the same owner: the
    * engine claims through this method, one-time tokens (whose claims must be visible at once) through
    * {@link #claim}. A store may keep such a claim uncommitted in a transaction that the call's outcome then
-   * commits (the table store's transaction-scoped modes); the default claims as {@link #claim} does.
+   * commits (the table store's transaction-scoped modes), and a store that can write in the caller's own
+   * transaction decides from {@code effects} whether this call's claim and outcome go into it, or refuses
+   * the call before anything is written. The default claims as {@link #claim} does.
+   *
+   * @param effects where the method's effects live, as the call declares it
+   * @throws io.idempotent.IdempotencyConfigurationException when the call cannot be recorded the way it
+   *     is declared, or must declare how (a transaction it could either join or not); the engine passes it
+   *     on and the method does not run
    */
-  default ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+  default ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
     return claim(key, fingerprint, owner, lease);
   }
 
@@ -86,17 +94,6 @@ public interface IdempotencyStore extends AutoCloseable {
   default boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return complete(key, owner, outcome, ttl);
   }
-
-  /**
-   * Checks, on the calling thread, that a method call can be recorded the way this store is set up to:
-   * the engine calls it once it has claimed a key, before the method runs (a replay never needs it, and
-   * one-time tokens never call it). A store that records outcomes inside the caller's own transaction
-   * refuses a thread that has none it can join. The default accepts every call.
-   *
-   * @throws io.idempotent.IdempotencyConfigurationException naming what is missing; the engine then
-   *     releases the claim and the method does not run
-   */
-  default void checkCallingThread() {}
 
   /**
    * Runs {@code action} once the outcome this thread last wrote with {@link #complete} is committed.

@@ -1,6 +1,7 @@
 package io.idempotent.http;
 
 import io.idempotent.CallResult;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyReusedException;
@@ -174,7 +175,10 @@ public class IdempotencyFilter extends HttpFilter {
         .key(key)
         .payload(fingerprint)
         .onInProgress(settings.onInProgress())
-        .store(settings.store());
+        .store(settings.store())
+        // the filter runs before (outside) any transaction of the application's, whose commits have
+        // happened by the time the response is recorded: the record is written on its own in every mode
+        .effects(Effects.EXTERNAL);
     String client = settings.clientScope().resolve(request);
     if (client != null) {
       call.scope(client);

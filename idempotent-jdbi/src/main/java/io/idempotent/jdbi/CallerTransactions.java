@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Where a {@link TransactionMode#JOINED} store finds the transaction its caller has open, so that the
- * outcome is written in it and commits or rolls back with the method's own writes. The store watches
- * its {@code Jdbi}'s handles by default; a transaction manager of another framework (Spring's, in
- * {@code idempotent-spring-boot-starter}) plugs in here through
- * {@link JdbiIdempotencyStore.Builder#callerTransactions}.
+ * Where the table store finds the transaction its caller has open, so that a transactional call's claim
+ * and outcome are written in it and commit or roll back with the method's own writes, and an undeclared
+ * call made inside one is recognised. The store watches its {@code Jdbi}'s handles by default; a
+ * transaction manager of another framework (Spring's, in {@code idempotent-spring-boot-starter}) plugs in
+ * here through {@link JdbiIdempotencyStore.Builder#callerTransactions}.
  *
  * <p>Implementations must be thread-safe; each thread sees only its own transaction.
  */
@@ -31,6 +31,15 @@ public interface CallerTransactions {
    * calling thread has no …".
    */
   String joinable();
+
+  /**
+   * A transaction the calling thread has open that the store cannot write in (one on another resource), for
+   * a message ("Spring-managed transaction on another resource"), or null when there is none or none can be
+   * seen. The default sees none.
+   */
+  default String unjoinable() {
+    return null;
+  }
 
   /** Stops watching (the store is closed). */
   default void stop() {}

@@ -9,7 +9,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The SQL of one database. Every time comparison and every deadline is computed by the database from its
@@ -132,12 +134,11 @@ abstract class Dialect {
 
   /**
    * What is wrong with an existing table's columns for this dialect's statements, with the DDL that
-   * migrates it, or null when nothing is or the table does not exist.
+   * migrates it, or null when nothing is or the table does not exist: a column the statements use is
+   * missing (a table of another shape, or of another application, under the same name), or (PostgreSQL, H2)
+   * the table has the first layout of this library.
    */
   final String layoutProblem(Connection c) throws SQLException {
-    if (!purgeColumn) {
-      return null;
-    }
     DatabaseMetaData meta = c.getMetaData();
     String[] sn = schemaAndName();
     String schema = sn[0] != null ? sn[0] : c.getSchema();
@@ -149,27 +150,45 @@ abstract class Dialect {
       schema = schema == null ? null : schema.toLowerCase(Locale.ROOT);
       name = name.toLowerCase(Locale.ROOT);
     }
-    boolean exists = false;
-    boolean purge = false;
+    Set<String> columns = new HashSet<>();
     List<String> legacyNotNull = new ArrayList<>();
-    try (ResultSet rs = meta.getColumns(null, schema, name, "%")) {
+    // MariaDB names a database where others name a schema
+    String catalog = this instanceof MariaDbDialect ? (sn[0] != null ? sn[0] : c.getCatalog()) : null;
+    try (ResultSet rs = meta.getColumns(catalog, catalog != null ? null : schema, name, "%")) {
       while (rs.next()) {
-        exists = true;
         String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
-        if (column.equals("purge_after")) {
-          purge = true;
-        } else if (LEGACY_COLUMNS.contains(column) && rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls) {
+        columns.add(column);
+        if (LEGACY_COLUMNS.contains(column) && rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls) {
           legacyNotNull.add(column);
         }
       }
     }
-    if (!exists || purge && legacyNotNull.isEmpty()) {
+    if (columns.isEmpty()) {
+      return null;
+    }
+    List<String> missing = new ArrayList<>();
+    for (String required : REQUIRED_COLUMNS) {
+      if (!columns.contains(required)) {
+        missing.add(required);
+      }
+    }
+    boolean purge = columns.contains("purge_after");
+    if (!missing.isEmpty()) {
+      return "it has no column " + String.join(", ", missing) + ", which the store reads and writes: it is not a"
+          + " table of this library's layout (another table of that name?). Use another table name, or create it"
+          + " with the DDL shipped in idempotent-jdbi (io/idempotent/jdbi/schema-*.sql)";
+    }
+    if (!purgeColumn || purge && legacyNotNull.isEmpty()) {
       return null;
     }
     return (purge ? "its column(s) " + String.join(", ", legacyNotNull) + " are NOT NULL, but are no longer written"
         : "it has no purge_after column (it was created by an earlier version of this library)")
         + ". Migrate it, with no instance of the application running, by: " + String.join("; ", migration());
   }
+
+  /** The columns every dialect's statements read or write. */
+  private static final List<String> REQUIRED_COLUMNS = List.of("idempotency_key", "fingerprint", "state",
+      "owner_token", "taken_over", "expires_at", "outcome_kind", "result_json", "failure_type", "failure_message");
 
   /** The columns of the first layout that the purge column layout no longer writes. */
   private static final List<String> LEGACY_COLUMNS = List.of("lease_until", "created_at", "completed_at");

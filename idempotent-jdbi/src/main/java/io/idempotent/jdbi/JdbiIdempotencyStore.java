@@ -1,7 +1,7 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -76,13 +75,18 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final TransactionMode mode;
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
-  /** In the modes that join the caller's transaction, finds it; null otherwise. */
+  /** Finds the transaction the calling thread has open on the store's database, in every mode. */
   private final CallerTransactions transactions;
-  /** In the transaction-scoped modes, the claims whose transaction is open; null otherwise. */
+  /** The claims whose transaction is open: the caller's (transactional calls) or the store's own (scoped modes). */
   private final TransactionScopedClaims scoped;
-  /** In {@link TransactionMode#JOINED} mode, whether a call with no transaction to join is refused. */
+  /** What an undeclared call is taken for: transactional in the joined modes. */
+  private final Effects defaultEffects;
+  /** Whether a call recorded on its own keeps its claim uncommitted until the outcome (the scoped modes). */
+  private final boolean ownScoped;
+  /** Whether a transactional call with no transaction to join is refused (else it is recorded on its own). */
   private final boolean requireTransaction;
-  private final AtomicBoolean warnedNoTransaction = new AtomicBoolean();
+  /** On each thread, the caller's transaction its last completion was written in, or null: {@link #afterCommit}. */
+  private final ThreadLocal<CallerTransactions.Transaction> lastJoined = new ThreadLocal<>();
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
@@ -94,11 +98,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
-    this.transactions = !mode.joinsCaller() ? null
-        : b.callerTransactions != null ? b.callerTransactions : JoinedTransactions.on(jdbi);
+    this.transactions = b.callerTransactions != null ? b.callerTransactions : JoinedTransactions.on(jdbi);
     this.requireTransaction = b.requireTransaction;
-    this.scoped = !mode.transactionScoped() ? null : new TransactionScopedClaims(
-        connections, dialect, NoWaitClaim.of(sqlDialect, dialect), transactions, requireTransaction);
+    this.defaultEffects = mode.joinsCaller() ? Effects.TRANSACTIONAL : Effects.UNDECLARED;
+    this.ownScoped = mode.transactionScoped();
+    this.scoped = new TransactionScopedClaims(connections, dialect, NoWaitClaim.of(sqlDialect, dialect), transactions);
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -218,35 +222,93 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
-  /**
-   * In {@link TransactionMode#JOINED} mode, refuses to run a method with no transaction open on this
-   * store's {@code Jdbi} on the calling thread (unless {@link Builder#requireTransaction} allows it): its caller
-   * expects the outcome to commit or roll back with its writes, and the store cannot see a transaction
-   * opened on another {@code Jdbi} instance, by another library on the same database, or on another
-   * thread. Refusing is the only way not to commit the outcome on its own behind the caller's back.
-   */
-  @Override
-  public void checkCallingThread() {
-    if (mode == TransactionMode.JOINED && requireTransaction && transactions.current() == null) {
-      throw new IdempotencyConfigurationException("The idempotency store " + this + " is in JOINED mode, but the"
-          + " calling thread has no " + transactions.joinable() + ", so the outcome could not commit or"
-          + " roll back together with the method's writes; the method did not run. Call it inside such a"
-          + " transaction, use TransactionMode.INDEPENDENT, or build the store with"
-          + " requireTransaction(false) (property idempotent.jdbi.require-transaction=false) to record such"
-          + " calls on their own.");
-    }
-  }
-
+  /** Claims {@code key} on a connection of the store's own and commits at once, in every mode (one-time tokens). */
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    Dialect.ClaimRequest request = new Dialect.ClaimRequest(
-        KEY_RULES.requireAccepted(key), key, fingerprint, owner, micros(lease));
-    if (mode == TransactionMode.JOINED) {
-      CallerTransactions.Transaction joined = transactions.current(); // refuses an ambiguous thread first
-      if (joined != null && joined.isJoined(request.storedKey())) {
-        return ClaimResult.existing(inProgressInThisTransaction(joined, request));
-      }
+    return claimIndependently(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+        micros(lease)));
+  }
+
+  /**
+   * Claims for a method call where its declared {@code effects} (or, undeclared, the mode) say its outcome
+   * belongs (see docs/DESIGN.md, Transactions): a transactional call writes claim and outcome in the
+   * transaction the calling thread has open on this store's database; any other call records them on its
+   * own, committed at once ({@link TransactionMode#INDEPENDENT}, {@link TransactionMode#JOINED}) or in a
+   * transaction of the store's own that the outcome commits (the scoped modes). Before anything is written
+   * it refuses a transactional call with no transaction to join (unless {@link Builder#requireTransaction}
+   * allows it) and an undeclared call made inside a transaction in a mode that does not join one: which of
+   * the two the method needs only the application knows.
+   */
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    Dialect.ClaimRequest request = new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+        micros(lease));
+    Effects declared = effects == Effects.UNDECLARED ? defaultEffects : effects;
+    if (declared == Effects.EXTERNAL) {
+      return claimOnItsOwn(request);
     }
+    CallerTransactions.Transaction caller = transactions.current(); // refuses an ambiguous thread first
+    if (caller != null) {
+      if (declared == Effects.TRANSACTIONAL) {
+        return scoped.claimJoined(caller, request);
+      }
+      return existingOr(request, () -> undeclaredInATransaction(transactions.joinable()));
+    }
+    String other = transactions.unjoinable();
+    if (other != null) {
+      if (declared == Effects.TRANSACTIONAL) {
+        return existingOr(request, () -> new IdempotencyConfigurationException("The call is declared"
+            + " Effects.TRANSACTIONAL, but the calling thread's transaction is " + other + ", which the"
+            + " idempotency store " + this + " cannot write in; the method did not run. Run it in a transaction"
+            + " on the store's database, or declare @Idempotent(effects = Effects.EXTERNAL) if its effects are"
+            + " outside that transaction"));
+      }
+      return existingOr(request, () -> undeclaredInATransaction(other));
+    }
+    if (declared == Effects.TRANSACTIONAL && requireTransaction) {
+      return existingOr(request, () -> new IdempotencyConfigurationException("The idempotency store " + this
+          + " takes this call as"
+          + " transactional" + (effects == Effects.UNDECLARED ? " (its mode joins the caller's transaction)" : "")
+          + ", but the calling thread has no " + transactions.joinable() + ", so the outcome could not commit or"
+          + " roll back together with the method's writes; the method did not run. Call it inside such a"
+          + " transaction; declare @Idempotent(effects = Effects.EXTERNAL) if its effects are outside any"
+          + " transaction; or build the store with requireTransaction(false) (property"
+          + " idempotent.jdbi.require-transaction=false) to record such calls on their own."));
+    }
+    return claimOnItsOwn(request);
+  }
+
+  /**
+   * The live record of the key, for a call that could not be recorded the way it is made: a replay (or a
+   * duplicate of a running call) writes nothing, so it needs no decision; a call that would claim the key is
+   * refused with {@code refusal}.
+   */
+  private ClaimResult existingOr(Dialect.ClaimRequest request,
+      java.util.function.Supplier<IdempotencyConfigurationException> refusal) {
+    Optional<IdempotencyRecord> live = scoped.find(request.storedKey(), request.key());
+    if (live.isPresent()) {
+      return ClaimResult.existing(live.get());
+    }
+    throw refusal.get();
+  }
+
+  private IdempotencyConfigurationException undeclaredInATransaction(String transaction) {
+    return new IdempotencyConfigurationException("The call runs inside a " + transaction + ", and does not say"
+        + " where its effects live: recorded on its own, its outcome would be replayed after that transaction"
+        + " rolled its effects back; recorded in the transaction, an effect outside it (an external API) would"
+        + " run again after a rollback. The method did not run. Declare @Idempotent(effects ="
+        + " Effects.TRANSACTIONAL) when its effects are writes in that transaction on the store's database"
+        + " (the outcome then commits or rolls back with them), or Effects.EXTERNAL when they are outside it (the"
+        + " outcome then survives a rollback); or give the idempotency store " + this + " a joined mode (property"
+        + " idempotent.jdbi.mode=joined), which takes undeclared calls as transactional.");
+  }
+
+  /** A claim recorded on its own: committed at once, or (scoped modes) in a transaction of the store's own. */
+  private ClaimResult claimOnItsOwn(Dialect.ClaimRequest request) {
+    return ownScoped ? scoped.claimOwn(request) : claimIndependently(request);
+  }
+
+  private ClaimResult claimIndependently(Dialect.ClaimRequest request) {
     for (int attempt = 1; ; attempt++) {
       Dialect.Claim claim;
       try {
@@ -265,28 +327,15 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
         return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
       }
       if (attempt >= CLAIM_ATTEMPTS) {
-        throw new IllegalStateException("The claim did not settle after " + attempt + " attempts under contention");
+        throw new IdempotencyStoreException("The claim did not settle after " + attempt + " attempts under"
+            + " contention", null);
       }
     }
   }
 
-  /**
-   * In the transaction-scoped modes, claims in the transaction that the call's outcome then commits (see
-   * {@link TransactionMode#TRANSACTION_SCOPED}); otherwise as {@link #claim}, which in every mode commits at
-   * once (one-time tokens claim that way).
-   */
-  @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
-    if (scoped == null) {
-      return claim(key, fingerprint, owner, lease);
-    }
-    return scoped.claim(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
-        micros(lease)));
-  }
-
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, mode.joinsCaller());
+    return complete(key, owner, outcome, ttl, false);
   }
 
   /**
@@ -295,42 +344,22 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   @Override
   public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, false);
+    return complete(key, owner, outcome, ttl, true);
   }
 
-  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean join) {
+  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean detached) {
     OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
     String storedKey = KEY_RULES.requireAccepted(key);
     long ttlMicros = micros(ttl);
-    if (scoped != null) {
-      Boolean done = scoped.complete(storedKey, owner, columns, ttlMicros, !join);
-      if (done != null) {
-        return done;
+    lastJoined.remove();
+    TransactionScopedClaims.Completed done = scoped.complete(storedKey, owner, columns, ttlMicros, detached);
+    if (done != null) {
+      if (done.joined() != null) {
+        lastJoined.set(done.joined());
       }
-      join = false; // the claim's transaction has ended (or was never this store's): the row is committed
+      return done.completed();
     }
-    if (join) {
-      CallerTransactions.Transaction h;
-      try {
-        h = transactions.current();
-      } catch (IdempotencyStoreException e) {
-        // the method opened a second transaction: which one holds its writes is unknown, so none may
-        // commit them without their record
-        throw new IdempotencyRollbackRequiredException(e.getMessage(), e);
-      }
-      if (h == null) {
-        if (!requireTransaction) {
-          warnNoTransaction();
-        }
-      } else if (outcome.kind() != StoredOutcome.Kind.FAILURE) {
-        // noted first, so that a transaction ending in anything but a commit (even after this update failed)
-        // frees the key
-        h.joining(storedKey, () -> releaseUncommitted(storedKey, owner));
-        return completeInCallersTransaction(h, storedKey, owner, columns, ttlMicros);
-      }
-      // a final failure is the method's outcome whatever becomes of the caller's transaction (which the
-      // exception usually rolls back): it is recorded on a connection of its own and committed at once
-    }
+    // a claim committed on its own (or one whose transaction has ended, its row committed)
     return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
   }
 
@@ -354,76 +383,16 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
   }
 
-  /**
-   * A second claim of a key whose outcome this very transaction has written: the row is locked by the
-   * caller's own transaction, which a claim on another connection would wait for until the database gives
-   * up (or forever). It is answered at once as in progress, which it is for everyone outside.
-   */
-  private IdempotencyRecord inProgressInThisTransaction(
-      CallerTransactions.Transaction h, Dialect.ClaimRequest request) {
-    StoredRow row;
-    try {
-      row = dialect.find(h.connection(), request.storedKey());
-    } catch (RuntimeException e) {
-      row = null;
-    }
-    IdempotencyRecord seen = row == null ? null : row.toRecord(request.key());
-    return IdempotencyRecord.inProgress(request.key(),
-        seen != null ? seen.fingerprint() : request.fingerprint(), seen != null ? seen.owner() : null);
-  }
 
-  private void warnNoTransaction() {
-    if (warnedNoTransaction.compareAndSet(false, true)) {
-      LOG.log(Level.WARNING, "The idempotency store is in JOINED mode, but a call completed with no transaction"
-          + " open on the calling thread on the store's Jdbi; its outcome was committed on its own, as in"
-          + " INDEPENDENT mode (a transaction on another Jdbi instance, or on another thread, is not seen)."
-          + " Reported once.");
-    }
-  }
 
-  /**
-   * The caller's transaction holds the method's writes: it may commit only together with the outcome.
-   * When the outcome cannot be written — the claim was lost to another caller after the lease ran out,
-   * or the statement failed (which MariaDB and H2 would let the transaction survive) — this throws, so
-   * that the exception reaches the caller and its transaction rolls back instead of committing the
-   * writes a second time, or without their record.
-   */
-  private boolean completeInCallersTransaction(
-      CallerTransactions.Transaction h, String storedKey, String owner, OutcomeFields columns, long ttlMicros) {
-    int updated;
-    try {
-      updated = dialect.complete(h.connection(), storedKey, owner, columns, ttlMicros);
-    } catch (RuntimeException e) {
-      throw new IdempotencyRollbackRequiredException(
-          "Could not record the outcome inside the caller's transaction; the transaction must roll back so"
-              + " that its writes are not committed without their record", e);
-    }
-    if (updated != 1) {
-      throw new IdempotencyRollbackRequiredException(
-          "The claim was lost before its outcome could be recorded inside the caller's transaction (its lease"
-              + " ran out and another caller took over, or the transaction cannot see the claim); the"
-              + " transaction must roll back so that its writes are not committed twice", null);
-    }
-    return true;
-  }
 
-  private void releaseUncommitted(String storedKey, String owner) {
-    try {
-      repeating(c -> dialect.release(c, storedKey, owner));
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "The caller's transaction ended without committing, but its idempotency claim could"
-          + " not be released; the key stays in progress until its lease expires", e);
-    }
-  }
 
   @Override
   public boolean release(String key, String owner) {
     String storedKey = KEY_RULES.requireAccepted(key);
-    if (scoped != null) {
-      Boolean released = scoped.release(storedKey, owner);
-      if (released != null) {
-        return released;
-      }
+    Boolean released = scoped.release(storedKey, owner);
+    if (released != null) {
+      return released;
     }
     return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
   }
@@ -431,7 +400,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     String storedKey = KEY_RULES.requireAccepted(key);
-    if (scoped != null && scoped.renew(owner) != null) {
+    if (scoped.renew(owner) != null) {
       return true;
     }
     return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
@@ -439,12 +408,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    String storedKey = KEY_RULES.requireAccepted(key);
-    if (scoped != null) {
-      return scoped.find(storedKey, key);
-    }
-    StoredRow row = repeating(c -> dialect.find(c, storedKey));
-    return Optional.ofNullable(row).map(r -> r.toRecord(key));
+    return scoped.find(KEY_RULES.requireAccepted(key), key);
   }
 
   @Override
@@ -456,22 +420,26 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   }
 
   /**
-   * In {@link TransactionMode#JOINED} mode, when the calling thread has a transaction open on this
-   * store's {@code Jdbi} (the one {@link #complete} joined), runs {@code action} after that transaction
-   * commits and never if it rolls back; otherwise, and always in {@link TransactionMode#INDEPENDENT}
-   * mode, where every write has committed by the time it returns, runs it now.
+   * When this thread's last completion was written in the caller's transaction (a transactional call),
+   * runs {@code action} after that transaction commits and never if it rolls back; otherwise, where the
+   * outcome has committed by the time {@link #complete} returned, runs it now.
    */
   @Override
   public void afterCommit(Runnable action) {
-    if (mode.joinsCaller()) {
-      // the same lookup as complete()
-      CallerTransactions.Transaction joined = transactions.current();
-      if (joined != null) {
-        joined.afterCommit(action);
-        return;
-      }
+    CallerTransactions.Transaction joined = lastJoined.get();
+    if (joined != null && joined == currentOrNone()) {
+      joined.afterCommit(action);
+    } else {
+      action.run(); // committed already: on its own, or with a transaction that has ended since
     }
-    action.run();
+  }
+
+  private CallerTransactions.Transaction currentOrNone() {
+    try {
+      return transactions.current();
+    } catch (IdempotencyStoreException e) {
+      return null;
+    }
   }
 
   @Override
@@ -482,9 +450,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Closes what this store opened itself; a {@code Jdbi} or {@code DataSource} passed in stays open. */
   @Override
   public synchronized void close() {
-    if (transactions != null) {
-      transactions.stop();
-    }
+    transactions.stop();
     RuntimeException failure = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {
@@ -614,24 +580,23 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
 
     /**
-     * Where a store that joins its caller's transaction finds it (and sets the mode to JOINED, unless it is
-     * {@link TransactionMode#JOINED_TRANSACTION_SCOPED} already): for transactions that another framework manages on the store's database, such as Spring's.
-     * By default the store watches its {@code Jdbi}'s handles.
+     * Where the store finds the transaction the calling thread has open on its database, in every mode: a
+     * transactional call writes its claim and outcome there, and an undeclared one made inside it is refused
+     * unless the mode joins transactions. For transactions that another framework manages on the store's
+     * database, such as Spring's. By default the store watches its {@code Jdbi}'s handles.
      */
     public Builder callerTransactions(CallerTransactions transactions) {
       this.callerTransactions = Objects.requireNonNull(transactions, "transactions");
-      if (!mode.joinsCaller()) {
-        this.mode = TransactionMode.JOINED;
-      }
       return this;
     }
 
     /**
-     * In {@link TransactionMode#JOINED} mode, whether a call made with no transaction open on the store's
-     * {@code Jdbi} is refused before its method runs (default true). With false, such a call records its
-     * outcome on its own, as in {@link TransactionMode#INDEPENDENT} mode, and a warning is logged once:
-     * for applications that call the same methods both inside and outside a transaction. Either way a
-     * transaction on another {@code Jdbi} instance, or one managed outside JDBI, is never joined.
+     * Whether a transactional call (declared {@link Effects#TRANSACTIONAL}, or undeclared in a joined mode)
+     * made with no transaction open on the store's database is refused before its method runs (default
+     * true). With false, such a call records its outcome on its own, as an {@link Effects#EXTERNAL} one
+     * does: for applications that call the same methods both inside and outside a transaction. A
+     * transaction the store cannot see (on another {@code Jdbi} instance, or managed outside JDBI without
+     * {@link #callerTransactions}) is never joined.
      */
     public Builder requireTransaction(boolean require) {
       this.requireTransaction = require;

@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyStoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleListener;
@@ -39,6 +40,8 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
 
   /** Handles still open, each with the thread that opened it. */
   private final Map<Handle, HandleTransaction> open = new ConcurrentHashMap<>();
+  /** The same handles by the thread that opened them: a claim looks only at its own thread's. */
+  private final Map<Thread, Set<HandleTransaction>> byThread = new ConcurrentHashMap<>();
   private final Jdbi jdbi;
   /** What is joined to each handle's open transaction. */
   private final Map<Handle, Joined> joined = new ConcurrentHashMap<>();
@@ -71,6 +74,7 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
     stopped = true;
     jdbi.getConfig(Handles.class).removeListener(this);
     open.clear();
+    byThread.clear();
     joined.clear();
   }
 
@@ -92,13 +96,25 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
   @Override
   public void handleCreated(Handle handle) {
     if (!stopped && OPENING_OWN.get() == null) {
-      open.put(handle, new HandleTransaction(handle, Thread.currentThread()));
+      HandleTransaction t = new HandleTransaction(handle, Thread.currentThread());
+      open.put(handle, t);
+      byThread.compute(t.thread, (thread, handles) -> { // atomic with the removal of an emptied set
+        Set<HandleTransaction> set = handles != null ? handles : ConcurrentHashMap.newKeySet();
+        set.add(t);
+        return set;
+      });
     }
   }
 
   @Override
   public void handleClosed(Handle handle) {
-    open.remove(handle);
+    HandleTransaction t = open.remove(handle);
+    if (t != null) {
+      byThread.computeIfPresent(t.thread, (thread, handles) -> {
+        handles.remove(t);
+        return handles.isEmpty() ? null : handles;
+      });
+    }
     ended(handle, false); // the transaction, if one was open, ended without a commit the store saw
   }
 
@@ -110,19 +126,22 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
    */
   @Override
   public Transaction current() {
-    Thread me = Thread.currentThread();
+    Set<HandleTransaction> mine = byThread.get(Thread.currentThread());
+    if (mine == null) {
+      return null;
+    }
     HandleTransaction found = null;
     int count = 0;
-    for (HandleTransaction t : open.values()) {
-      if (t.thread == me && inTransaction(t.handle)) {
+    for (HandleTransaction t : mine) {
+      if (inTransaction(t.handle)) {
         found = t;
         count++;
       }
     }
     if (count > 1) {
-      throw new IdempotencyStoreException("The idempotency store is in JOINED mode, but the calling thread has "
-          + count + " handles with an open transaction on its Jdbi; it cannot tell which one the call belongs"
-          + " to. Run the call in a single transaction.");
+      throw new IdempotencyStoreException("The calling thread has " + count + " handles with an open transaction"
+          + " on the idempotency store's Jdbi; the store cannot tell which one the call belongs to. Run the call"
+          + " in a single transaction.");
     }
     return found;
   }

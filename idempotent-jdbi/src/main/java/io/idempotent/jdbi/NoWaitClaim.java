@@ -40,6 +40,19 @@ abstract class NoWaitClaim {
   abstract Dialect.Claim claim(Connection c, Dialect.ClaimRequest r);
 
   /**
+   * As {@link #claim}, as the first statement of a transaction of the store's own, which then stays open
+   * while the method runs: it also sets what that transaction needs whatever the session's defaults are
+   * (a DBA's {@code SERIALIZABLE} default, an idle-in-transaction timeout that would end it while the method
+   * runs). {@link #ownEnded} puts back what must be put back once the transaction is over.
+   */
+  Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+    return claim(c, r);
+  }
+
+  /** The store's own transaction that {@link #claimOwn} began is over (committed or rolled back). */
+  void ownEnded(Connection c) {}
+
+  /**
    * Whether a transaction holds an uncommitted claim of {@code storedKey} now, as far as this database can
    * tell without waiting; asked by a duplicate that found no committed row. False where it cannot tell.
    */
@@ -97,6 +110,13 @@ abstract class NoWaitClaim {
      * replay takes no lock at all.
      */
     private final NamedSql claimSql;
+    /**
+     * The claim that begins a transaction of the store's own, in the same round trip: at READ COMMITTED,
+     * which the claim's reasoning assumes, whatever the session's default; and exempt from
+     * {@code idle_in_transaction_session_timeout} (for this transaction only), since it stays open while
+     * the method runs.
+     */
+    private final NamedSql ownClaimSql;
     private final NamedSql completeAndCommitSql;
     private final PostgresDialect postgres;
     /** What every lock key hashes before the stored key: the table's qualified name and a zero byte. */
@@ -110,19 +130,31 @@ abstract class NoWaitClaim {
       completeAndCommitSql = postgres.completeThen("; COMMIT");
       String nulls = String.join(", ", java.util.Collections.nCopies(
           StoredRow.COLUMNS.split(",").length + 1, "NULL"));
-      claimSql = NamedSql.of(postgres.claimStatement("lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got), ",
+      String claim = postgres.claimStatement("lock AS (SELECT pg_try_advisory_xact_lock(:lock) AS got), ",
           " FROM lock", " AND lock.got",
           " UNION ALL SELECT NULL AS claimed, " + nulls + " FROM lock"
-              + " WHERE NOT EXISTS (" + postgres.liveRow() + ") AND NOT lock.got"));
+              + " WHERE NOT EXISTS (" + postgres.liveRow() + ") AND NOT lock.got");
+      claimSql = NamedSql.of(claim);
+      ownClaimSql = NamedSql.of("SET TRANSACTION ISOLATION LEVEL READ COMMITTED;"
+          + " SET LOCAL idle_in_transaction_session_timeout = 0; " + claim);
     }
 
     @Override
     Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
-      try (PreparedStatement ps = claimSql.prepare(c)) {
-        claimSql.set(ps, "lock", lockKey(r.storedKey()));
-        return postgres.runClaim(claimSql, ps, r);
+      return claim(claimSql, c, r);
+    }
+
+    @Override
+    Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+      return claim(ownClaimSql, c, r);
+    }
+
+    private Dialect.Claim claim(NamedSql sql, Connection c, Dialect.ClaimRequest r) {
+      try (PreparedStatement ps = sql.prepare(c)) {
+        sql.set(ps, "lock", lockKey(r.storedKey()));
+        return postgres.runClaim(sql, ps, r);
       } catch (SQLException e) {
-        throw claimSql.failure(e);
+        throw sql.failure(e);
       }
     }
 
@@ -179,6 +211,23 @@ abstract class NoWaitClaim {
     private static final String NO_WAIT =
         "SET @idempotent_lock_wait = @@SESSION.innodb_lock_wait_timeout, SESSION innodb_lock_wait_timeout = 0";
     private static final String RESTORE = "SET SESSION innodb_lock_wait_timeout = @idempotent_lock_wait";
+    /**
+     * Before a transaction of the store's own begins: READ COMMITTED for it whatever the session's default
+     * (set for the session, put back at once after the claim: a transaction keeps the level it began with),
+     * and no idle-transaction timeout while it stays open (put back when it is over).
+     */
+    private static final String OWN = "SET @idempotent_lock_wait = @@SESSION.innodb_lock_wait_timeout,"
+        + " SESSION innodb_lock_wait_timeout = 0, @idempotent_isolation = @@SESSION.tx_isolation,"
+        + " SESSION tx_isolation = 'READ-COMMITTED', @idempotent_idle = @@SESSION.idle_transaction_timeout,"
+        + " @idempotent_idle_write = @@SESSION.idle_write_transaction_timeout,"
+        + " @idempotent_idle_read = @@SESSION.idle_readonly_transaction_timeout,"
+        + " SESSION idle_transaction_timeout = 0, SESSION idle_write_transaction_timeout = 0,"
+        + " SESSION idle_readonly_transaction_timeout = 0";
+    private static final String OWN_CLAIMED = "SET SESSION innodb_lock_wait_timeout = @idempotent_lock_wait,"
+        + " SESSION tx_isolation = @idempotent_isolation";
+    private static final String OWN_ENDED = "SET SESSION idle_transaction_timeout = @idempotent_idle,"
+        + " SESSION idle_write_transaction_timeout = @idempotent_idle_write,"
+        + " SESSION idle_readonly_transaction_timeout = @idempotent_idle_read";
     private static final int LOCK_WAIT_TIMEOUT = 1205;
 
     InnoDb(Dialect dialect) {
@@ -187,8 +236,26 @@ abstract class NoWaitClaim {
 
     @Override
     Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+      return claim(c, r, NO_WAIT, RESTORE);
+    }
+
+    @Override
+    Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+      return claim(c, r, OWN, OWN_CLAIMED);
+    }
+
+    @Override
+    void ownEnded(Connection c) {
       try (Statement st = c.createStatement()) {
-        run(st, NO_WAIT);
+        run(st, OWN_ENDED);
+      } catch (SQLException e) {
+        throw Connections.failure(e);
+      }
+    }
+
+    private Dialect.Claim claim(Connection c, Dialect.ClaimRequest r, String before, String after) {
+      try (Statement st = c.createStatement()) {
+        run(st, before);
         try {
           return dialect.claim(c, r);
         } catch (IdempotencyStoreException e) {
@@ -197,7 +264,7 @@ abstract class NoWaitClaim {
           }
           throw e;
         } finally {
-          run(st, RESTORE);
+          run(st, after);
         }
       } catch (SQLException e) {
         throw Connections.failure(e);

@@ -91,7 +91,7 @@ final class PostgresDialect extends Dialect {
   final Claim runClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
     bindClaim(sql, ps, r);
     sql.set(ps, "purge", purgeMicros(r.leaseMicros()));
-    try (ResultSet rs = ps.executeQuery()) {
+    try (ResultSet rs = resultOf(ps)) {
       if (!rs.next()) {
         return null;
       }
@@ -102,6 +102,21 @@ final class PostgresDialect extends Dialect {
       StoredRow row = StoredRow.read(rs, 2);
       return claimed ? new Claim(true, row.takenOver(), null) : new Claim(false, false, row.toRecord(r.key()));
     }
+  }
+
+  /**
+   * Runs {@code ps} and returns its result set: that of its only statement, or, for statements that set up
+   * a transaction first ({@code SET …; WITH …}, one round trip), that of the one statement giving rows.
+   */
+  private static ResultSet resultOf(PreparedStatement ps) throws SQLException {
+    boolean rows = ps.execute();
+    while (!rows) {
+      if (ps.getUpdateCount() == -1) { // no result left
+        throw new SQLException("The claim statement returned no result set", "XX000");
+      }
+      rows = ps.getMoreResults(); // past a SET's count
+    }
+    return ps.getResultSet();
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.idempotent.jdbi;
 
-import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
@@ -13,12 +12,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The claims of a store in {@link TransactionMode#TRANSACTION_SCOPED} or
- * {@link TransactionMode#JOINED_TRANSACTION_SCOPED} mode: each claim row is written in a transaction that
- * stays open until the call's outcome is written in it too. Joined, that is the transaction the calling
- * thread has open; otherwise one this class opens on a connection of its own and keeps, by owner token,
- * until {@link #complete} commits it or {@link #release} rolls it back. Nothing of a claim is committed on
- * its own, so nothing is left behind when the process or the database dies before the commit.
+ * The claims whose row is written in a transaction that stays open until the call's outcome is written in
+ * it too: the transaction the calling thread has open (a transactional call, in any mode), or one this
+ * class opens on a connection of its own (a call recorded on its own in
+ * {@link TransactionMode#TRANSACTION_SCOPED} or {@link TransactionMode#JOINED_TRANSACTION_SCOPED} mode)
+ * and keeps, by owner token, until {@link #complete} commits it or {@link #release} rolls it back. Nothing
+ * of a claim is committed on its own, so nothing is left behind when the process or the database dies
+ * before the commit.
  *
  * <p>The methods return null for an owner whose claim is not open here (a claim made before, in another
  * mode, or one whose joined transaction has ended): the store then runs its ordinary statement.
@@ -32,42 +32,27 @@ final class TransactionScopedClaims {
   private final Connections connections;
   private final Dialect dialect;
   private final NoWaitClaim noWait;
-  /** Where a joined claim finds the caller's transaction; null when every claim opens its own. */
+  /** Where a duplicate's look-up finds the caller's transaction, to read in it. */
   private final CallerTransactions transactions;
-  private final boolean requireTransaction;
   private final Map<String, Open> open = new ConcurrentHashMap<>();
 
   TransactionScopedClaims(Connections connections, Dialect dialect, NoWaitClaim noWait,
-      CallerTransactions transactions, boolean requireTransaction) {
+      CallerTransactions transactions) {
     this.connections = connections;
     this.dialect = dialect;
     this.noWait = noWait;
     this.transactions = transactions;
-    this.requireTransaction = requireTransaction;
   }
+
+  /** How a completion went: whether the outcome was written, and the caller's transaction it was written in. */
+  record Completed(boolean completed, CallerTransactions.Transaction joined) {}
 
   /** One call's open claim: in the caller's transaction ({@code joined}), or on a connection of its own. */
   private record Open(String storedKey, CallerTransactions.Transaction joined, Connections.Held held,
       boolean autoCommit) {}
 
-  ClaimResult claim(Dialect.ClaimRequest r) {
-    if (transactions != null) {
-      CallerTransactions.Transaction joined = transactions.current();
-      if (joined != null) {
-        return claimJoined(joined, r);
-      }
-      if (requireTransaction) {
-        throw new IdempotencyConfigurationException("The idempotency store is in JOINED_TRANSACTION_SCOPED mode,"
-            + " but the calling thread has no " + transactions.joinable() + ", so the claim and the outcome could"
-            + " not commit together with the method's writes; the method did not run. Call it inside such a"
-            + " transaction, use TransactionMode.TRANSACTION_SCOPED, or build the store with"
-            + " requireTransaction(false) to record such calls in a transaction of their own.");
-      }
-    }
-    return claimOwn(r);
-  }
-
-  private ClaimResult claimJoined(CallerTransactions.Transaction joined, Dialect.ClaimRequest r) {
+  /** Claims in {@code joined}, the calling thread's transaction, which the outcome then commits with. */
+  ClaimResult claimJoined(CallerTransactions.Transaction joined, Dialect.ClaimRequest r) {
     for (int attempt = 1; ; attempt++) {
       // under READ COMMITTED each statement sees what has committed before it: a repeat finds the row
       // that a concurrent commit hid from the last one
@@ -90,7 +75,8 @@ final class TransactionScopedClaims {
     }
   }
 
-  private ClaimResult claimOwn(Dialect.ClaimRequest r) {
+  /** Claims in a transaction of the store's own, on a connection kept until the outcome commits it. */
+  ClaimResult claimOwn(Dialect.ClaimRequest r) {
     for (int attempt = 1; ; attempt++) {
       Connections.Held held = connections.hold();
       boolean kept = false;
@@ -104,7 +90,7 @@ final class TransactionScopedClaims {
         }
         Dialect.Claim claim;
         try {
-          claim = noWait.claim(c, r);
+          claim = noWait.claimOwn(c, r);
         } catch (RuntimeException e) {
           if (attempt >= ATTEMPTS || !dialect.isRetryable(NoWaitClaim.sqlState(e))) {
             throw e;
@@ -154,7 +140,7 @@ final class TransactionScopedClaims {
    * @param detached the outcome arrived on another thread, after the call returned: a joined claim's
    *     transaction is not this thread's, so the store writes it on its own (null is returned)
    */
-  Boolean complete(String storedKey, String owner, OutcomeFields columns, long ttlMicros, boolean detached) {
+  Completed complete(String storedKey, String owner, OutcomeFields columns, long ttlMicros, boolean detached) {
     Open o = open.get(owner);
     if (o == null || !o.storedKey.equals(storedKey) || (o.joined != null && detached)) {
       return null;
@@ -173,7 +159,7 @@ final class TransactionScopedClaims {
             + " gone before its outcome could be recorded there; the transaction must roll back so that its"
             + " writes are not committed without their record", null);
       }
-      return true;
+      return new Completed(true, o.joined);
     }
     open.remove(owner);
     Connection c = o.held.connection();
@@ -183,15 +169,15 @@ final class TransactionScopedClaims {
       Boolean done = noWait.completeAndCommit(c, storedKey, owner, columns, ttlMicros);
       if (done != null) {
         ended = true;
-        return done;
+        return new Completed(done, null);
       }
       int updated = dialect.complete(c, storedKey, owner, columns, ttlMicros);
       if (updated == 1) {
         c.commit();
         ended = true;
-        return true;
+        return new Completed(true, null);
       }
-      return false; // cannot happen while the transaction holds the row; rolled back below
+      return new Completed(false, null); // cannot happen while the transaction holds the row; rolled back below
     } catch (SQLException e) {
       throw failure = Connections.failure(e);
     } catch (RuntimeException e) {
@@ -239,7 +225,7 @@ final class TransactionScopedClaims {
    * connection.
    */
   Optional<IdempotencyRecord> find(String storedKey, String key) {
-    CallerTransactions.Transaction joined = transactions == null ? null : transactions.current();
+    CallerTransactions.Transaction joined = currentOrNone();
     StoredRow row;
     boolean running;
     if (joined != null) {
@@ -260,17 +246,27 @@ final class TransactionScopedClaims {
     return running ? Optional.of(IdempotencyRecord.inProgress(key, "", null)) : Optional.empty();
   }
 
+  /** The calling thread's transaction, or null (also when it has several, which a look-up need not choose from). */
+  private CallerTransactions.Transaction currentOrNone() {
+    try {
+      return transactions.current();
+    } catch (IdempotencyStoreException e) {
+      return null;
+    }
+  }
+
   /**
    * Puts the connection back as it was borrowed and returns it, rolling back first unless its transaction
    * has {@code ended}; a {@code failure} collects what else fails. When the rollback fails, auto-commit is
    * left off (switching it on would commit): closing the connection, or the pool's reset, rolls back.
    */
-  private static void giveBack(Connections.Held held, boolean autoCommit, boolean ended, RuntimeException failure) {
+  private void giveBack(Connections.Held held, boolean autoCommit, boolean ended, RuntimeException failure) {
     try {
       Connection c = held.connection();
       if (!ended) {
         c.rollback();
       }
+      noWait.ownEnded(c);
       if (autoCommit) {
         c.setAutoCommit(true);
       }

@@ -3,6 +3,7 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
@@ -20,7 +21,10 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The two transaction modes against a business table in the same database. */
+/**
+ * Calls in and out of the caller's transaction against a business table in the same database: a joined
+ * mode (undeclared calls are transactional) and declared effects in the other modes.
+ */
 class JoinedTransactionModeTest {
 
   private static final String NAME = "orders.create";
@@ -47,13 +51,22 @@ class JoinedTransactionModeTest {
     }
   }
 
+  private static <T> T fromAnotherThread(java.util.concurrent.Callable<T> look) throws Exception {
+    java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      return other.submit(look).get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      other.shutdownNow();
+    }
+  }
+
   private static String storedKey(String key) {
     return StoredKeys.compose(NAME, null, key, JdbiIdempotencyStore.KEY_RULES);
   }
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_businessInsertAndCompletion_commitTogether(TestDatabase db) {
+  void joined_businessInsertAndCompletion_commitTogether(TestDatabase db) throws Exception {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = joinedStore(db);
     Idempotency idempotency = on(store);
@@ -64,8 +77,9 @@ class JoinedTransactionModeTest {
         h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
         return "created " + order;
       });
-      // not committed yet: another connection still sees the claim, not the completion
-      assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
+      // not committed yet: from another thread the key is not completed (claim and outcome are uncommitted)
+      assertThat(fromAnotherThread(() -> store.find(storedKey(order)).map(rec -> rec.state())))
+          .isNotEqualTo(java.util.Optional.of(RecordState.COMPLETED));
       assertThat(orderExists(jdbi, order)).isFalse();
       return r;
     });
@@ -121,8 +135,7 @@ class JoinedTransactionModeTest {
     try (Handle h = jdbi.open()) {
       assertThatThrownBy(() -> h.useTransaction(t -> {
         createOrder(idempotency, t, order, runs);
-        assertThat(store.find(storedKey(order)).orElseThrow().state()).as("not committed yet")
-            .isEqualTo(RecordState.IN_PROGRESS);
+        assertThat(orderExists(jdbi, order)).as("not committed yet").isFalse();
         throw new IllegalStateException("forced rollback");
       })).hasMessage("forced rollback");
     }
@@ -177,7 +190,7 @@ class JoinedTransactionModeTest {
       second.begin();
       assertThatThrownBy(() -> createOrder(idempotency, second, order, runs))
           .isInstanceOf(io.idempotent.IdempotencyStoreException.class).cause()
-          .hasMessageContaining("JOINED").hasMessageContaining("2 handles");
+          .hasMessageContaining("2 handles");
       first.rollback();
       second.rollback();
     }
@@ -187,24 +200,28 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_methodThatLeavesASecondTransactionOpen_makesTheCallersTransactionRollBack(TestDatabase db) {
+  void joined_methodThatOpensASecondTransaction_hasItsOutcomeWrittenInTheTransactionThatHoldsItsClaim(TestDatabase db) {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = joinedStore(db);
     Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
-    Handle[] leaked = new Handle[1];
+    Handle[] second = new Handle[1];
     try {
-      assertThatThrownBy(() -> jdbi.useTransaction(h -> idempotency.call(NAME, String.class).key(order).run(() -> {
-        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
-        leaked[0] = jdbi.open();
-        leaked[0].begin(); // which transaction holds the method's writes is now unknown
-        return "created";
-      }))).isInstanceOf(io.idempotent.IdempotencyStoreException.class).hasMessageContaining("2 handles");
-      assertThat(orderExists(jdbi, order)).as("the writes were not committed without their record").isFalse();
+      assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+        idempotency.call(NAME, String.class).key(order).run(() -> {
+          h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+          second[0] = jdbi.open();
+          second[0].begin();
+          return "created";
+        });
+        throw new IllegalStateException("the claim's transaction rolls back");
+      })).hasMessage("the claim's transaction rolls back");
+      assertThat(orderExists(jdbi, order)).isFalse();
+      assertThat(store.find(storedKey(order))).as("claim and outcome went with the claim's transaction").isEmpty();
     } finally {
-      if (leaked[0] != null) {
-        leaked[0].rollback();
-        leaked[0].close();
+      if (second[0] != null) {
+        second[0].rollback();
+        second[0].close();
       }
     }
   }
@@ -220,7 +237,7 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_finalFailure_isRecordedOutsideTheRolledBackTransaction_andReplayed(TestDatabase db) {
+  void joined_finalFailure_isKeptOnlyIfTheCallersTransactionCommits(TestDatabase db) {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = joinedStore(db);
     List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
@@ -228,22 +245,35 @@ class JoinedTransactionModeTest {
         .listener(e -> events.add(e.type())).build());
     String order = "order-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
-    Runnable refuse = () -> jdbi.useTransaction(h -> idempotency.call(NAME, String.class).key(order)
-        .finalExceptions(OrderRefusedException.class).run(() -> {
+    IdempotentCallRun refuse = commit -> jdbi.useTransaction(h -> {
+      try {
+        idempotency.call(NAME, String.class).key(order).finalExceptions(OrderRefusedException.class).run(() -> {
           runs.incrementAndGet();
           h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
           throw new OrderRefusedException("refused " + order);
-        }));
+        });
+      } catch (OrderRefusedException e) {
+        if (!commit) {
+          throw e; // the caller's transaction rolls back with the failure: so does its record
+        }
+      }
+    });
 
-    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class);
-    assertThat(events).contains(IdempotencyEvent.Type.FAILURE_STORED)
-        .doesNotContain(IdempotencyEvent.Type.RELEASED_ON_FAILURE, IdempotencyEvent.Type.LEASE_LOST);
-    assertThat(orderExists(jdbi, order)).as("the method's writes rolled back with the exception").isFalse();
-    assertThat(store.find(storedKey(order)).orElseThrow().state()).as("the event told the truth")
-        .isEqualTo(RecordState.COMPLETED);
+    assertThatThrownBy(() -> refuse.run(false)).isInstanceOf(OrderRefusedException.class);
+    assertThat(events).contains(IdempotencyEvent.Type.FAILURE_STORED);
+    assertThat(store.find(storedKey(order))).as("rolled back with the transaction that held it").isEmpty();
 
-    assertThatThrownBy(refuse::run).isInstanceOf(OrderRefusedException.class).hasMessage("refused " + order);
-    assertThat(runs).as("the final failure is replayed, the method does not run again").hasValue(1);
+    refuse.run(true); // this time the caller commits, the failure's writes included
+    assertThat(runs).as("the retry ran: nothing of the first attempt was kept").hasValue(2);
+    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    assertThatThrownBy(() -> refuse.run(false)).isInstanceOf(OrderRefusedException.class)
+        .hasMessage("refused " + order);
+    assertThat(runs).as("the committed final failure is replayed").hasValue(2);
+  }
+
+  @FunctionalInterface
+  private interface IdempotentCallRun {
+    void run(boolean commit);
   }
 
   @ParameterizedTest
@@ -263,13 +293,9 @@ class JoinedTransactionModeTest {
           if (leaseRanOut) {
             Thread.sleep(400); // the committed claim has expired: a claim would take it over, or wait for it
           }
+          // the transaction itself sees the outcome it wrote: replayed, whatever the policy, never run again
           var second = idempotency.call(NAME, String.class).key(order).onInProgress(policy);
-          if (policy == OnInProgress.THROW) {
-            assertThatThrownBy(() -> second.run(() -> "run " + runs.incrementAndGet()))
-                .isInstanceOf(io.idempotent.IdempotencyInProgressException.class);
-          } else {
-            assertThat(second.execute(() -> "run " + runs.incrementAndGet()).value()).isNull();
-          }
+          assertThat(second.execute(() -> "run " + runs.incrementAndGet()).value()).isEqualTo("run 1");
         }));
     assertThat(runs).hasValue(1);
     assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
@@ -291,26 +317,6 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_completionOfALostClaim_throws_soTheCallersWritesRollBack(TestDatabase db) {
-    Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = joinedStore(db);
-    String order = "order-" + UUID.randomUUID();
-    String key = storedKey(order);
-    assertThat(store.claim(key, "fp", "new-owner", java.time.Duration.ofMinutes(1)).claimed()).isTrue();
-
-    // a stalled owner whose claim was taken over completes inside its transaction: it must not commit
-    assertThatThrownBy(() -> jdbi.useTransaction(h -> {
-      h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
-      store.complete(key, "stalled-owner", io.idempotent.spi.StoredOutcome.nullValue(), java.time.Duration.ofMinutes(1));
-    })).isInstanceOf(io.idempotent.IdempotencyStoreException.class).hasMessageContaining("roll back");
-
-    assertThat(orderExists(jdbi, order)).isFalse();
-    assertThat(store.find(key).orElseThrow().state()).as("the new owner's claim is untouched")
-        .isEqualTo(RecordState.IN_PROGRESS);
-  }
-
-  @ParameterizedTest
-  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void joined_withoutATransactionOnTheThread_isRefusedBeforeTheMethodRuns(TestDatabase db) {
     prepare(db);
     JdbiIdempotencyStore store = joinedStore(db);
@@ -319,8 +325,9 @@ class JoinedTransactionModeTest {
     AtomicInteger runs = new AtomicInteger();
     assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).run(() -> "v" + runs.incrementAndGet()))
         .isInstanceOf(IdempotencyConfigurationException.class)
-        .hasMessageContaining("JOINED mode").hasMessageContaining("no transaction open on the store's Jdbi")
-        .hasMessageContaining("requireTransaction(false)");
+        .hasMessageContaining("takes this call as transactional").hasMessageContaining("its mode joins")
+        .hasMessageContaining("no transaction open on the store's Jdbi")
+        .hasMessageContaining("Effects.EXTERNAL").hasMessageContaining("requireTransaction(false)");
     assertThat(runs).hasValue(0);
     assertThat(store.find(storedKey(key))).isEmpty();
     assertThat(Idempotency.lastOutcome()).isNull();
@@ -416,25 +423,92 @@ class JoinedTransactionModeTest {
   }
 
   @ParameterizedTest
-  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void independent_completionCommitsOnItsOwn_evenWhenTheCallersTransactionRollsBack(TestDatabase db) {
+  @MethodSource("independentModes")
+  void undeclared_insideATransaction_inAModeThatDoesNotJoin_isRefusedBeforeAnythingIsWritten(
+      TestDatabase db, TransactionMode mode) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().build();
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(mode).build();
     Idempotency idempotency = on(store);
     String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(() -> jdbi.useTransaction(h -> createOrder(idempotency, h, order, runs)))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("does not say where its effects live")
+        .hasMessageContaining("Effects.TRANSACTIONAL").hasMessageContaining("Effects.EXTERNAL")
+        .hasMessageContaining("idempotent.jdbi.mode=joined");
+    assertThat(runs).hasValue(0);
+    assertThat(store.find(storedKey(order))).isEmpty();
+    assertThat(Idempotency.lastOutcome()).isNull();
+    // outside a transaction there is nothing to decide: recorded on its own
+    assertThat(idempotency.call(NAME, String.class).key(order).run(() -> "plain")).isEqualTo("plain");
+  }
+
+  @ParameterizedTest
+  @MethodSource("independentModes")
+  void external_insideATransaction_isRecordedOnItsOwn_andSurvivesTheRollback(TestDatabase db, TransactionMode mode) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(mode).build();
+    Idempotency idempotency = on(store);
+    String charge = "charge-" + UUID.randomUUID();
+    AtomicInteger charged = new AtomicInteger(); // an effect outside the database: a card charged
 
     assertThatThrownBy(() -> jdbi.useTransaction(h -> {
-      idempotency.call(NAME, String.class).key(order).run(() -> {
-        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
-        return "created";
-      });
-      // the record is already committed, outside the caller's transaction
-      assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+      idempotency.call(NAME, String.class).key(charge).effects(Effects.EXTERNAL)
+          .run(() -> "charged " + charged.incrementAndGet());
       throw new IllegalStateException("rollback");
     })).hasMessage("rollback");
 
+    assertThat(store.find(storedKey(charge)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    String retried = jdbi.inTransaction(h -> idempotency.call(NAME, String.class).key(charge)
+        .effects(Effects.EXTERNAL).run(() -> "charged " + charged.incrementAndGet()));
+    assertThat(retried).as("the retry replays: the card is not charged twice").isEqualTo("charged 1");
+    assertThat(charged).hasValue(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("independentModes")
+  void transactional_inAModeThatDoesNotJoin_isWrittenInTheCallersTransaction_andRollsBackWithIt(
+      TestDatabase db, TransactionMode mode) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = db.storeBuilder().transactionMode(mode).build();
+    Idempotency idempotency = on(store);
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger runs = new AtomicInteger();
+    IdempotentCallRun place = commit -> jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key(order).effects(Effects.TRANSACTIONAL).run(() -> {
+        runs.incrementAndGet();
+        h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+        return "created";
+      });
+      if (!commit) {
+        throw new IllegalStateException("rollback after the method");
+      }
+    });
+
+    assertThatThrownBy(() -> place.run(false)).hasMessage("rollback after the method");
     assertThat(orderExists(jdbi, order)).isFalse();
-    assertThat(store.find(storedKey(order)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+    assertThat(store.find(storedKey(order))).as("no replay of an effect that was rolled back").isEmpty();
+    place.run(true);
+    place.run(true);
+    assertThat(runs).as("the retry ran once more, then replayed").hasValue(2);
+    assertThat(orderExists(jdbi, order)).isTrue();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void external_inAJoinedMode_withoutATransaction_isRecordedOnItsOwn(TestDatabase db) {
+    prepare(db);
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
+    String key = "plain-" + UUID.randomUUID();
+    assertThat(idempotency.call(NAME, String.class).key(key).effects(Effects.EXTERNAL).run(() -> "v")).isEqualTo("v");
+    assertThat(store.find(storedKey(key)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
+  }
+
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> independentModes() {
+    return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(TransactionMode.INDEPENDENT,
+        TransactionMode.TRANSACTION_SCOPED).map(m -> org.junit.jupiter.params.provider.Arguments.of(db, m)));
   }
 
   @ParameterizedTest
@@ -445,13 +519,16 @@ class JoinedTransactionModeTest {
     JdbiIdempotencyStore store = joinedStore(db);
     List<String> ran = new CopyOnWriteArrayList<>();
 
+    Idempotency idempotency = on(store);
     jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key("after-" + UUID.randomUUID()).run(() -> "created");
       store.afterCommit(() -> ran.add("committed"));
       assertThat(ran).as("not before the commit").isEmpty();
     });
     assertThat(ran).containsExactly("committed");
 
     assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key("after-" + UUID.randomUUID()).run(() -> "created");
       store.afterCommit(() -> ran.add("rolled back"));
       throw new IllegalStateException("rollback");
     })).hasMessage("rollback");
@@ -463,11 +540,14 @@ class JoinedTransactionModeTest {
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void independent_afterCommit_runsAtOnce_evenInsideACallersTransaction(TestDatabase db) {
+  void external_afterCommit_runsAtOnce_evenInsideACallersTransaction(TestDatabase db) {
     Jdbi jdbi = prepare(db);
     JdbiIdempotencyStore store = db.storeBuilder().build();
+    Idempotency idempotency = on(store);
     List<String> ran = new CopyOnWriteArrayList<>();
     assertThatThrownBy(() -> jdbi.useTransaction(h -> {
+      idempotency.call(NAME, String.class).key("after-" + UUID.randomUUID()).effects(Effects.EXTERNAL)
+          .run(() -> "charged");
       store.afterCommit(() -> ran.add("written"));
       assertThat(ran).as("the store's own writes have committed already").containsExactly("written");
       throw new IllegalStateException("rollback");

@@ -3,6 +3,7 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
@@ -42,7 +43,9 @@ class PoolAutoCommitTest {
       for (boolean autoCommit : new boolean[] {true, false}) {
         for (Built built : Built.values()) {
           for (TransactionMode mode : TransactionMode.values()) {
-            all.add(Arguments.of(db, autoCommit, built, mode));
+            for (Effects effects : new Effects[] {Effects.EXTERNAL, Effects.TRANSACTIONAL}) {
+              all.add(Arguments.of(db, autoCommit, built, mode, effects));
+            }
           }
         }
       }
@@ -50,10 +53,10 @@ class PoolAutoCommitTest {
     return all.stream();
   }
 
-  @ParameterizedTest(name = "{0} autoCommit={1} {2} {3}")
+  @ParameterizedTest(name = "{0} autoCommit={1} {2} {3} {4}")
   @MethodSource("matrix")
   void sameKeyThreeTimes_runsOnce_andCommitsItsRecord_whateverThePoolsAutoCommit(
-      TestDatabase db, boolean autoCommit, Built built, TransactionMode mode) {
+      TestDatabase db, boolean autoCommit, Built built, TransactionMode mode, Effects effects) {
     db.requireReachable();
     String table = "autocommit_" + Integer.toHexString(UUID.randomUUID().hashCode());
     try (HikariDataSource pool = db.newPool(3, "autocommit-" + autoCommit, hc -> hc.setAutoCommit(autoCommit))) {
@@ -71,7 +74,8 @@ class PoolAutoCommitTest {
         for (int i = 0; i < 3; i++) {
           String result = application.withHandle(h -> {
             h.begin();
-            String r = idempotency.call(NAME, String.class).key(key).run(() -> "run " + runs.incrementAndGet());
+            String r = idempotency.call(NAME, String.class).key(key).effects(effects)
+                .run(() -> "run " + runs.incrementAndGet());
             h.commit();
             return r;
           });

@@ -61,7 +61,7 @@ class SchemaAndPurgeTest {
     drop(jdbi, table);
     for (TransactionMode mode : List.of(TransactionMode.INDEPENDENT, TransactionMode.TRANSACTION_SCOPED)) {
       JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).table(table).transactionMode(mode).build();
-      assertThatThrownBy(() -> store.claimForCall("k", "fp", "owner", Duration.ofMinutes(1)))
+      assertThatThrownBy(() -> store.claimForCall("k", "fp", "owner", Duration.ofMinutes(1), io.idempotent.Effects.UNDECLARED))
           .as(mode.toString())
           .isInstanceOf(IdempotencyStoreException.class)
           .hasMessageContaining("table does not exist").hasMessageContaining("createSchema(true)")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
@@ -326,7 +327,7 @@ class TransactionScopedModeTest {
     String key = "k-" + UUID.randomUUID();
     AtomicInteger runs = new AtomicInteger();
     assertThatThrownBy(() -> on(store).call(NAME, String.class).key(key).run(() -> "ran " + runs.incrementAndGet()))
-        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("JOINED_TRANSACTION_SCOPED");
+        .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("takes this call as transactional");
     assertThat(runs).hasValue(0);
     assertThat(committedState(db, key)).isNull();
 
@@ -367,19 +368,20 @@ class TransactionScopedModeTest {
   }
 
   /**
-   * Joined mode claims on a second connection while the caller's transaction holds one; with fewer
-   * connections than calling threads that stalls. The transaction-scoped joined mode takes none.
+   * A transactional call writes its claim in the caller's transaction, on the connection that transaction
+   * holds: in every mode it takes no second connection, so a pool of N serves N callers in transactions at
+   * once, even when every connection is in one.
    */
-  @ParameterizedTest
-  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joinedScoped_fewerConnectionsThanThreads_takesNoSecondConnection(TestDatabase db) throws Exception {
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("transactionalCalls")
+  void transactional_fewerConnectionsThanThreads_takesNoSecondConnection(TestDatabase db, TransactionMode mode)
+      throws Exception {
     prepare(db);
     int connections = 4;
     int threads = 8;
     try (HikariDataSource small = db.newPool(connections, "joined-scoped", hc -> hc.setConnectionTimeout(1_000))) {
       Jdbi jdbi = Jdbi.create(small);
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi)
-          .transactionMode(TransactionMode.JOINED_TRANSACTION_SCOPED).build();
+      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).transactionMode(mode).build();
       Idempotency idempotency = on(store);
       AtomicInteger runs = new AtomicInteger();
       CountDownLatch inside = new CountDownLatch(connections);
@@ -393,7 +395,11 @@ class TransactionScopedModeTest {
               jdbi.useTransaction(h -> {
                 inside.countDown();
                 inside.await(); // every connection of the pool is in a caller's transaction now
-                create(idempotency, h, order, runs);
+                idempotency.call("orders.create", String.class).key(order).effects(Effects.TRANSACTIONAL).run(() -> {
+                  runs.incrementAndGet();
+                  h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+                  return "created";
+                });
               });
             }
             return null;
@@ -409,49 +415,9 @@ class TransactionScopedModeTest {
     }
   }
 
-  /** The contrast: joined mode claims on a second connection of the pool its caller's transaction holds one of. */
-  @ParameterizedTest
-  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
-  void joined_fewerConnectionsThanThreads_stallsUntilThePoolsConnectionTimeout(TestDatabase db) throws Exception {
-    prepare(db);
-    int connections = 4;
-    int threads = 8;
-    try (HikariDataSource small = db.newPool(connections, "joined-stall", hc -> hc.setConnectionTimeout(1_000))) {
-      Jdbi jdbi = Jdbi.create(small);
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(jdbi).transactionMode(TransactionMode.JOINED).build();
-      Idempotency idempotency = on(store);
-      AtomicInteger runs = new AtomicInteger();
-      CountDownLatch inside = new CountDownLatch(connections);
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      List<Future<Throwable>> ended = new ArrayList<>();
-      try {
-        for (int t = 0; t < threads; t++) {
-          ended.add(pool.submit(() -> {
-            try {
-              jdbi.useTransaction(h -> {
-                inside.countDown();
-                inside.await(5, TimeUnit.SECONDS);
-                create(idempotency, h, "order-" + UUID.randomUUID(), runs);
-              });
-              return null;
-            } catch (RuntimeException e) {
-              return e;
-            }
-          }));
-        }
-        List<Throwable> failures = new ArrayList<>();
-        for (Future<Throwable> f : ended) {
-          Throwable t = f.get(60, TimeUnit.SECONDS);
-          if (t != null) {
-            failures.add(t);
-          }
-        }
-        assertThat(failures).as("claims that found no second connection in time")
-            .anySatisfy(t -> assertThat(t).isInstanceOf(io.idempotent.IdempotencyStoreException.class));
-      } finally {
-        pool.shutdownNow();
-      }
-    }
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> transactionalCalls() {
+    return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(TransactionMode.values())
+        .map(m -> org.junit.jupiter.params.provider.Arguments.of(db, m)));
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.idempotent.micrometer;
 
+import io.idempotent.Effects;
+
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
@@ -76,10 +78,10 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
 
   /** Timed as a claim, like {@link #claim}. */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease) {
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
     long start = clock.monotonicTime();
     try {
-      ClaimResult result = delegate().claimForCall(key, fingerprint, owner, lease);
+      ClaimResult result = delegate().claimForCall(key, fingerprint, owner, lease, effects);
       succeeded(claim, start);
       return result;
     } catch (RuntimeException | Error e) {

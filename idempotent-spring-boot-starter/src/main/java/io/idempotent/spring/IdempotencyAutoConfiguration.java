@@ -4,8 +4,10 @@ import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyListener;
+import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.ResultCodec;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.beans.factory.DisposableBean;
@@ -18,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.util.ClassUtils;
 
 /**
  * Configures idempotency for a Spring Boot application: the store from the application's beans, the
@@ -76,9 +79,12 @@ public class IdempotencyAutoConfiguration {
           new TreeSet<>(all.keySet())) + ") and none is @Primary: mark the default store's bean @Primary;"
           + " every store is also available by its bean name, as @Idempotent(store = \"<bean name>\")");
     }
-    all.forEach(b::store);
+    Map<IdempotencyStore, IdempotencyStore> guarded = new IdentityHashMap<>();
+    boolean transactions = hasTransactionManager(beans);
+    all.forEach((name, s) -> b.store(name,
+        guarded.computeIfAbsent(s, x -> transactions ? guardedInTransactions(name, x) : x)));
     if (chosen != null) {
-      b.store(chosen);
+      b.store(guarded.computeIfAbsent(chosen, x -> transactions ? guardedInTransactions("default", x) : x));
     } else if (properties.isEnabled()) {
       throw new IdempotencyConfigurationException("No idempotency store: define an IdempotencyStore bean, or put"
           + " idempotent-jdbi (with a DataSource) or idempotent-caffeine on the class path"
@@ -90,6 +96,28 @@ public class IdempotencyAutoConfiguration {
     MetricsConfiguration.ConfigInstrumentation measure =
         beans.getBeanProvider(MetricsConfiguration.ConfigInstrumentation.class).getIfAvailable();
     return measure == null ? built : measure.instrument(built);
+  }
+
+  /**
+   * {@code store} as calls see it: one that cannot write in a Spring-managed transaction refuses a call made
+   * inside one unless the call declares its effects external ({@link SpringTransactionGuard}); the table
+   * store (and a layered store, whose far store decides) guards itself.
+   */
+  private static IdempotencyStore guardedInTransactions(String name, IdempotencyStore store) {
+    if (store instanceof LayeredIdempotencyStore
+        || store.getClass().getName().equals("io.idempotent.jdbi.JdbiIdempotencyStore")) {
+      return store;
+    }
+    return new SpringTransactionGuard(name, store);
+  }
+
+  /** Whether the application can open Spring-managed transactions at all: spring-tx and a transaction manager. */
+  private static boolean hasTransactionManager(ListableBeanFactory beans) {
+    String manager = "org.springframework.transaction.PlatformTransactionManager";
+    ClassLoader loader = IdempotencyAutoConfiguration.class.getClassLoader();
+    return ClassUtils.isPresent("org.springframework.transaction.support.TransactionSynchronizationManager", loader)
+        && ClassUtils.isPresent(manager, loader)
+        && beans.getBeanNamesForType(ClassUtils.resolveClassName(manager, loader), false, false).length > 0;
   }
 
   /** The configuration installed for the woven aspect; removed again when the context closes. */

@@ -136,14 +136,20 @@ public class IdempotencyProperties {
     private String table = "idempotency_record";
 
     /**
-     * independent (the store commits each record on its own), joined (the outcome is written in the
-     * caller's Spring-managed transaction and commits or rolls back with it), transaction-scoped (the claim
-     * stays uncommitted in a transaction of the store's own that commits with the outcome) or
-     * joined-transaction-scoped (claim and outcome are written in the caller's Spring-managed transaction).
+     * How calls are recorded. independent (default): on their own, each write committed at once;
+     * transaction-scoped: on their own, the claim held uncommitted in a transaction of the store's own until
+     * the outcome commits it. A call declared @Idempotent(effects = TRANSACTIONAL) writes its claim and
+     * outcome in the caller's Spring-managed transaction in every mode, and in these two modes an undeclared
+     * call made inside a transaction is refused (it must say whether its effects commit with the transaction
+     * or are external). joined and joined-transaction-scoped take undeclared calls as transactional, and
+     * record the others as independent and transaction-scoped do.
      */
     private String mode = "independent";
 
-    /** In joined mode, whether a call with no Spring-managed transaction open is refused before it runs. */
+    /**
+     * Whether a transactional call (declared Effects.TRANSACTIONAL, or undeclared in a joined mode) with no
+     * Spring-managed transaction open is refused before it runs; with false it is recorded on its own.
+     */
     private boolean requireTransaction = true;
 
     /**

@@ -9,9 +9,10 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Spring-managed transactions on one {@code DataSource}, for a {@code JOINED} SQL store: the outcome is
- * written on the connection of the transaction {@code @Transactional} (or a {@code TransactionTemplate})
- * opened on the calling thread, so it commits or rolls back with the method's own writes. Any end but a
+ * Spring-managed transactions on one {@code DataSource}, for the SQL store: a transactional call's claim and
+ * outcome are written on the connection of the transaction {@code @Transactional} (or a
+ * {@code TransactionTemplate}) opened on the calling thread, so they commit or roll back with the method's
+ * own writes, and an undeclared call made inside such a transaction is recognised. Any end but a
  * commit releases the claim, once the transaction is over, so a retry runs. A transaction suspended for a
  * {@code REQUIRES_NEW} one keeps what it joined, and the new one joins its own.
  *
@@ -55,6 +56,17 @@ public final class SpringTransactions implements CallerTransactions {
       TransactionSynchronizationManager.registerSynchronization(joined);
     }
     return joined;
+  }
+
+  /** A Spring transaction that is active but holds no connection of the store's {@code DataSource}. */
+  @Override
+  public String unjoinable() {
+    if (TransactionSynchronizationManager.isActualTransactionActive()
+        && !(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
+            && holder.isSynchronizedWithTransaction())) {
+      return "Spring-managed transaction on another resource than the store's DataSource";
+    }
+    return null;
   }
 
   @Override

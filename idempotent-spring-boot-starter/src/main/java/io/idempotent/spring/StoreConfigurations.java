@@ -37,12 +37,12 @@ final class StoreConfigurations {
           .table(p.getTable())
           .operationTimeout(p.getOperationTimeout())
           .createSchema(p.isCreateSchema());
-      TransactionMode mode = TransactionMode.ofProperty(p.getMode());
-      b.transactionMode(mode);
-      if (mode == TransactionMode.JOINED || mode == TransactionMode.JOINED_TRANSACTION_SCOPED) {
-        b.callerTransactions(SpringTransactions.on(dataSource)).requireTransaction(p.isRequireTransaction());
-      }
-      return b.build();
+      // in every mode: a transactional call joins the Spring-managed transaction, and an undeclared call made
+      // inside one is recognised (and refused unless the mode joins)
+      return b.transactionMode(TransactionMode.ofProperty(p.getMode()))
+          .callerTransactions(SpringTransactions.on(dataSource))
+          .requireTransaction(p.isRequireTransaction())
+          .build();
     }
 
   }

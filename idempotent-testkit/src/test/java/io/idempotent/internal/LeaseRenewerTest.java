@@ -27,7 +27,7 @@ class LeaseRenewerTest {
   private final IdempotencyEngine engine =
       new IdempotencyEngine(IdempotencyConfig.builder().store(store).time(time).build());
   private final CallPlan plan = new CallPlan("n", "n", "", null, null, null, OnInProgress.THROW,
-      new Class[0], false, false, String.class, null, null);
+      new Class[0], false, false, String.class, null, null, io.idempotent.Effects.UNDECLARED);
 
   private LeaseRenewer renewer(long idleExitNanos) {
     return new LeaseRenewer(engine.renewalListener(), time, idleExitNanos);
