@@ -56,7 +56,20 @@ final class TransactionScopedClaims {
     for (int attempt = 1; ; attempt++) {
       // under READ COMMITTED each statement sees what has committed before it: a repeat finds the row
       // that a concurrent commit hid from the last one
-      Dialect.Claim claim = noWait.claim(joined.connection(), r);
+      Dialect.Claim claim;
+      try {
+        claim = noWait.claim(joined.connection(), r);
+      } catch (IdempotencyStoreException e) {
+        if ("23505".equals(NoWaitClaim.sqlState(e))) {
+          // the key's row was committed after this transaction's snapshot (REPEATABLE READ, SERIALIZABLE): it
+          // cannot see the row its insert meets, so no repeat in it settles; the caller must run it again
+          throw new IdempotencyStoreException("The key was claimed by a transaction that committed after this"
+              + " transaction's snapshot was taken, which this transaction cannot see (REPEATABLE READ or"
+              + " SERIALIZABLE); retry the transaction", new java.sql.SQLTransactionRollbackException(
+                  "could not serialize access to the idempotency record", "40001", e));
+        }
+        throw e;
+      }
       if (claim != null) {
         if (claim.claimed()) {
           String owner = r.owner();

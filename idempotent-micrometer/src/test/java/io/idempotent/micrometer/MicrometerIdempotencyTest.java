@@ -69,11 +69,12 @@ class MicrometerIdempotencyTest {
     IdempotencyStore caffeine = CaffeineIdempotencyStore.builder().ticker(ticker::read).build();
     IdempotencyStore store = new ForwardingIdempotencyStore(caffeine) {
       @Override
-      public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
+      public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+          io.idempotent.Effects effects) {
         if (claimsFail.get()) {
           throw new IllegalStateException("store unreachable (simulated)");
         }
-        return super.claim(key, fingerprint, owner, lease);
+        return super.claimForCall(key, fingerprint, owner, lease, effects);
       }
 
       @Override

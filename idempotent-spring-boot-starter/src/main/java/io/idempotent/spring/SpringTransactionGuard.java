@@ -37,6 +37,11 @@ final class SpringTransactionGuard extends ForwardingIdempotencyStore {
     return super.claimForCall(key, fingerprint, owner, lease, effects);
   }
 
+  /** The store guarded. */
+  IdempotencyStore guarded() {
+    return delegate();
+  }
+
   /** The store is a bean of its own, closed by its container. */
   @Override
   public void close() {}

@@ -180,7 +180,7 @@ class IdempotencyAutoConfigurationTest {
   void theApplicationsOwnStoreBeanWins_overTheDataSource() {
     runner.withUserConfiguration(ShopApplication.class, OwnStore.class).run(context -> {
       assertThat(context).hasNotFailed();
-      assertThat(context.getBean(IdempotencyConfig.class).store(null)).isSameAs(context.getBean("myStore"));
+      assertThat(unguarded(context.getBean(IdempotencyConfig.class).store(null))).isSameAs(context.getBean("myStore"));
       assertThat(context).doesNotHaveBean(JdbiIdempotencyStore.class);
     });
   }
@@ -294,7 +294,33 @@ class IdempotencyAutoConfigurationTest {
     runner.withUserConfiguration(ShopApplication.class).withPropertyValues("idempotent.store=caffeine")
         .run(context -> {
           assertThat(context).hasNotFailed();
-          assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(CaffeineIdempotencyStore.class);
+          assertThat(unguarded(context.getBean(IdempotencyConfig.class).store(null)))
+              .isInstanceOf(CaffeineIdempotencyStore.class);
+        });
+  }
+
+  /** The store a configuration holds, without the guard against Spring transactions it may wear. */
+  private static IdempotencyStore unguarded(IdempotencyStore store) {
+    return store instanceof SpringTransactionGuard guard ? guard.guarded() : store;
+  }
+
+  @Test
+  void aStoreThatCannotJoinSpringTransactions_refusesAnUndeclaredCallInsideOne_andTakesAnExternalOne() {
+    runner.withUserConfiguration(ShopApplication.class).withPropertyValues("idempotent.store=caffeine")
+        .run(context -> {
+          assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(SpringTransactionGuard.class);
+          var tx = new org.springframework.transaction.support.TransactionTemplate(
+              context.getBean(PlatformTransactionManager.class));
+          Idempotency idempotency = context.getBean(IdempotencyAutoConfiguration.InstalledIdempotency.class)
+              .idempotency();
+          String key = UUID.randomUUID().toString();
+          assertThatThrownBy(() -> tx.execute(s -> idempotency.call("pay", String.class).key(key).run(() -> "paid")))
+              .isInstanceOf(io.idempotent.IdempotencyConfigurationException.class)
+              .hasMessageContaining("records every outcome on its own").hasMessageContaining("Effects.EXTERNAL");
+          assertThat(tx.execute(s -> idempotency.call("pay", String.class).key(key)
+              .effects(io.idempotent.Effects.EXTERNAL).run(() -> "paid"))).isEqualTo("paid");
+          assertThat(idempotency.call("pay", String.class).key(key).execute(() -> "again").replayed())
+              .as("outside a transaction nothing needs declaring").isTrue();
         });
   }
 

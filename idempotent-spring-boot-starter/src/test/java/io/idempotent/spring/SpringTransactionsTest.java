@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
 import io.idempotent.Idempotency;
+import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyInProgressException;
@@ -31,10 +32,11 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A joined SQL store under Spring-managed transactions, with real commits and rollbacks: the outcome
- * commits or rolls back with the method's own writes, exactly once in the database. In both modes that
- * join the caller: JOINED (the claim commits on its own) and JOINED_TRANSACTION_SCOPED (the claim too is
- * written in the caller's transaction).
+ * The SQL store under Spring-managed transactions, with real commits and rollbacks: a transactional call's
+ * claim and outcome are written in the caller's transaction, so they commit or roll back with the method's
+ * own writes, exactly once in the database. Undeclared calls in the two modes that join the caller, and
+ * calls declared {@link Effects#TRANSACTIONAL} in every mode; then what undeclared and external calls do
+ * inside a transaction in the modes that do not join.
  */
 class SpringTransactionsTest {
 
@@ -50,10 +52,23 @@ class SpringTransactionsTest {
   private String orders;
   private String table;
 
-  /** Each database, with each mode that joins the caller's transaction. */
+  private Effects effects = Effects.UNDECLARED;
+
+  /**
+   * Each database, with each way a call is transactional: undeclared in a mode that joins the caller's
+   * transaction, or declared in any mode.
+   */
   static Stream<Arguments> databasesAndModes() {
-    return Stream.of(SpringDatabase.values()).flatMap(d -> Stream.of(TransactionMode.JOINED,
-        TransactionMode.JOINED_TRANSACTION_SCOPED).map(m -> Arguments.of(d, m)));
+    return Stream.of(SpringDatabase.values()).flatMap(d -> Stream.concat(
+        Stream.of(TransactionMode.JOINED, TransactionMode.JOINED_TRANSACTION_SCOPED)
+            .map(m -> Arguments.of(d, m, Effects.UNDECLARED)),
+        Stream.of(TransactionMode.values()).map(m -> Arguments.of(d, m, Effects.TRANSACTIONAL))));
+  }
+
+  /** Each database with each mode that does not join the caller's transaction by itself. */
+  static Stream<Arguments> databasesAndOwnModes() {
+    return Stream.of(SpringDatabase.values()).flatMap(d -> Stream.of(TransactionMode.INDEPENDENT,
+        TransactionMode.TRANSACTION_SCOPED).map(m -> Arguments.of(d, m)));
   }
 
   private void start(SpringDatabase database, TransactionMode mode, UnaryOperator<JdbiIdempotencyStore.Builder> options) {
@@ -91,7 +106,7 @@ class SpringTransactionsTest {
 
   /** The idempotent call: inserts one order row, in whatever transaction the calling thread has. */
   private CallResult<String> placeOrder(String key) {
-    return idempotency.call("orders.place", String.class).key(key).execute(() -> {
+    return idempotency.call("orders.place", String.class).key(key).effects(effects).execute(() -> {
       jdbc.update("INSERT INTO " + orders + " (id) VALUES (?)", UUID.randomUUID().toString());
       return "order for " + key;
     });
@@ -109,8 +124,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void theOutcomeCommitsWithTheMethodsWrites_andARetryReplays(SpringDatabase database, TransactionMode mode) {
+  void theOutcomeCommitsWithTheMethodsWrites_andARetryReplays(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
 
     CallResult<String> first = tx.execute(s -> placeOrder(key));
@@ -124,8 +140,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void aRollbackAfterTheMethodReturned_leavesNeitherRowNorRecord_andTheRetryRuns(SpringDatabase database, TransactionMode mode) {
+  void aRollbackAfterTheMethodReturned_leavesNeitherRowNorRecord_andTheRetryRuns(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> tx.execute(s -> {
@@ -143,8 +160,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void aCallInARequiresNewTransaction_commitsWithIt_whateverTheOuterOneDoes(SpringDatabase database, TransactionMode mode) {
+  void aCallInARequiresNewTransaction_commitsWithIt_whateverTheOuterOneDoes(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> tx.execute(outer -> {
@@ -160,8 +178,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void aCallInTheOuterTransaction_rollsBackWithIt_thoughAnInnerRequiresNewCommitted(SpringDatabase database, TransactionMode mode) {
+  void aCallInTheOuterTransaction_rollsBackWithIt_thoughAnInnerRequiresNewCommitted(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
     String other = UUID.randomUUID().toString();
 
@@ -180,8 +199,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void withoutATransaction_theCallIsRefusedBeforeItsMethodRuns(SpringDatabase database, TransactionMode mode) {
+  void withoutATransaction_theCallIsRefusedBeforeItsMethodRuns(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
 
     assertThatThrownBy(() -> placeOrder(key))
@@ -195,8 +215,9 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void withoutATransaction_whenAllowed_theOutcomeIsRecordedOnItsOwn(SpringDatabase database, TransactionMode mode) {
+  void withoutATransaction_whenAllowed_theOutcomeIsRecordedOnItsOwn(SpringDatabase database, TransactionMode mode, Effects declared) {
     start(database, mode, b -> b.requireTransaction(false));
+    effects = declared;
     String key = UUID.randomUUID().toString();
 
     assertThat(placeOrder(key).outcome()).isEqualTo(CallOutcome.EXECUTED);
@@ -206,9 +227,10 @@ class SpringTransactionsTest {
 
   @ParameterizedTest
   @MethodSource("databasesAndModes")
-  void aDuplicateWhileTheFirstTransactionIsStillOpen_isRefusedAsInProgress(SpringDatabase database, TransactionMode mode)
+  void aDuplicateWhileTheFirstTransactionIsStillOpen_isRefusedAsInProgress(SpringDatabase database, TransactionMode mode, Effects declared)
       throws Exception {
     start(database, mode, b -> b);
+    effects = declared;
     String key = UUID.randomUUID().toString();
     CountDownLatch called = new CountDownLatch(1);
     CountDownLatch commit = new CountDownLatch(1);
@@ -221,10 +243,9 @@ class SpringTransactionsTest {
     }));
     assertThat(called.await(30, TimeUnit.SECONDS)).isTrue();
     try {
-      assertThat(state(key)).as("the claim, seen from outside the open transaction")
-          .isEqualTo(mode == TransactionMode.JOINED ? RecordState.IN_PROGRESS : null);
-      // joined: the claim committed on its own connection; transaction-scoped: it waits in the open
-      // transaction with the outcome; either way the key is taken
+      assertThat(state(key)).as("the claim waits, uncommitted, in the open transaction with the outcome")
+          .isNull();
+      // yet the key is taken
       assertThatThrownBy(() -> tx.execute(s -> placeOrder(key))).isInstanceOf(IdempotencyInProgressException.class);
     } finally {
       commit.countDown();
@@ -232,6 +253,40 @@ class SpringTransactionsTest {
     assertThat(first.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(CallOutcome.EXECUTED);
     assertThat(tx.execute(s -> placeOrder(key)).outcome()).isEqualTo(CallOutcome.REPLAYED);
     assertThat(rows()).isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("databasesAndOwnModes")
+  void anUndeclaredCallInsideATransaction_inAModeThatDoesNotJoin_isRefused_namingBothChoices(
+      SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
+    String key = UUID.randomUUID().toString();
+
+    assertThatThrownBy(() -> tx.execute(s -> placeOrder(key)))
+        .isInstanceOf(IdempotencyConfigurationException.class)
+        .hasMessageContaining("Spring-managed transaction").hasMessageContaining("Effects.TRANSACTIONAL")
+        .hasMessageContaining("Effects.EXTERNAL").hasMessageContaining("did not run");
+    assertThat(rows()).isZero();
+    assertThat(state(key)).isNull();
+    assertThat(placeOrder(key).outcome()).as("outside a transaction it is recorded on its own")
+        .isEqualTo(CallOutcome.EXECUTED);
+  }
+
+  @ParameterizedTest
+  @MethodSource("databasesAndOwnModes")
+  void anExternalCallInsideATransaction_isRecordedOnItsOwn_andReplayedAfterTheTransactionRolledBack(
+      SpringDatabase database, TransactionMode mode) {
+    start(database, mode, b -> b);
+    effects = Effects.EXTERNAL;
+    String key = UUID.randomUUID().toString();
+
+    assertThatThrownBy(() -> tx.execute(s -> {
+      placeOrder(key);
+      throw new IllegalStateException("the caller fails after the call returned");
+    })).hasMessageContaining("after the call returned");
+
+    assertThat(state(key)).as("its record survived the rollback").isEqualTo(RecordState.COMPLETED);
+    assertThat(tx.execute(s -> placeOrder(key)).outcome()).isEqualTo(CallOutcome.REPLAYED);
   }
 
   private static void await(CountDownLatch latch) {

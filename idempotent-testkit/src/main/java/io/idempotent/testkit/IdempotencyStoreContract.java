@@ -354,8 +354,9 @@ public abstract class IdempotencyStoreContract {
     CountDownLatch waiterFoundItRunning = new CountDownLatch(1);
     IdempotencyStore watched = new ForwardingIdempotencyStore(store) {
       @Override
-      public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-        ClaimResult r = super.claim(key, fingerprint, owner, lease);
+      public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+          io.idempotent.Effects effects) {
+        ClaimResult r = super.claimForCall(key, fingerprint, owner, lease, effects);
         if (!r.claimed()) {
           waiterFoundItRunning.countDown(); // the waiter goes on to wait
         }

@@ -40,7 +40,17 @@ class CountingStore extends ForwardingIdempotencyStore {
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     roundTrips.incrementAndGet();
-    ClaimResult r = super.claim(key, fingerprint, owner, lease);
+    return withExpiry(key, super.claim(key, fingerprint, owner, lease));
+  }
+
+  @Override
+  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+      io.idempotent.Effects effects) {
+    roundTrips.incrementAndGet();
+    return withExpiry(key, super.claimForCall(key, fingerprint, owner, lease, effects));
+  }
+
+  private ClaimResult withExpiry(String key, ClaimResult r) {
     if (!r.claimed() && r.existing().outcome() != null) {
       return ClaimResult.existing(r.existing().withExpiresIn(remaining(key)));
     }
