@@ -62,7 +62,11 @@ public class IdempotencyFilter extends HttpFilter {
   /** The request attribute that holds the request's key (unquoted) for the application behind the filter. */
   public static final String KEY_ATTRIBUTE = "io.idempotent.http.key";
 
+  private static final long UNAVAILABLE_LOG_PAUSE_NANOS = 10_000_000_000L;
+
   private final transient HttpIdempotencySettings settings;
+  private final transient java.util.concurrent.atomic.AtomicLong lastUnavailableLog =
+      new java.util.concurrent.atomic.AtomicLong();
   private final transient IdempotencyKeyHeader keyHeader;
 
   public IdempotencyFilter(HttpIdempotencySettings settings) {
@@ -222,6 +226,7 @@ public class IdempotencyFilter extends HttpFilter {
       if (ran[0]) {
         throw e;
       }
+      reportUnavailable(e);
       refuse(response, Problem.STORE_UNAVAILABLE,
           "The idempotency store is unavailable; nothing was done. Retry with the same Idempotency-Key");
       return;
@@ -241,6 +246,20 @@ public class IdempotencyFilter extends HttpFilter {
       replay(result.value(), response);
     } else {
       capture.sendHeld();
+    }
+  }
+
+  /**
+   * Logs why the store answers 503, at most once every ten seconds (an outage answers every request so):
+   * the cause is in the log, not only in the client's problem body.
+   */
+  private void reportUnavailable(IdempotencyStoreException e) {
+    long now = System.nanoTime();
+    long last = lastUnavailableLog.get();
+    if ((last == 0 || now - last > UNAVAILABLE_LOG_PAUSE_NANOS) && lastUnavailableLog.compareAndSet(last, now)) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      LOG.log(System.Logger.Level.WARNING, "The idempotency store is unavailable, so requests with an"
+          + " Idempotency-Key are answered 503 (said once every ten seconds while it lasts): " + cause.getMessage());
     }
   }
 

@@ -21,14 +21,14 @@ public final class RequestFingerprint {
    * The hex SHA-256 of the request's parts.
    *
    * @param path the request's path as sent, without the query
-   * @param query the query string as sent, or null when there is none (differs from an empty one)
+   * @param query the query string as sent, or null when there is none; an empty one counts as none
    * @param contentType the {@code Content-Type} header, or null; compared ignoring case and surrounding spaces
    */
   public static String of(String method, String path, String query, String contentType, byte[] body) {
     Digest digest = new Digest();
     digest.add(method);
     digest.add(path);
-    digest.add(query);
+    digest.add(query == null || query.isEmpty() ? null : query); // "/orders?" is "/orders" to every server
     digest.add(contentType == null ? null : contentType.trim().toLowerCase(java.util.Locale.ROOT));
     digest.add(body);
     return HexFormat.of().formatHex(digest.bytes());

@@ -154,12 +154,12 @@ abstract class Connections {
   final <T> T borrow(AcquisitionDeadlines.Wait<T, SQLException> wait) {
     reachability.check();
     T borrowed;
+    long start = System.nanoTime();
     try {
       borrowed = AcquisitionDeadlines.within(timeoutNanos, wait);
-    } catch (AcquisitionDeadlines.TimedOut e) {
-      throw failed(noConnection("none came within the store's operation timeout of " + timeout, e.getCause()));
-    } catch (SQLException | RuntimeException e) {
-      throw failed(noConnection(e.getMessage(), e));
+    } catch (AcquisitionDeadlines.TimedOut | SQLException | RuntimeException e) {
+      Throwable cause = e instanceof AcquisitionDeadlines.TimedOut ? e.getCause() : e;
+      throw failed(noConnection(why(System.nanoTime() - start, cause), cause));
     }
     reachability.answered(); // a connection came: let every operation try (a dead one fails and pauses again)
     return borrowed;
@@ -178,6 +178,21 @@ abstract class Connections {
     NoConnection(String message, Throwable cause) {
       super(message, cause);
     }
+  }
+
+  /**
+   * Why no connection came, for the message: past the operation timeout only when the pool held the
+   * thread longer, checking its connections on it (HikariCP does, on a server that went silent).
+   */
+  private String why(long waitedNanos, Throwable cause) {
+    long waited = waitedNanos / 1_000_000;
+    if (waitedNanos <= timeoutNanos + 250_000_000L) {
+      return waited >= timeout.toMillis() ? "none came within the store's operation timeout of " + timeout
+          : cause.getMessage();
+    }
+    return "the pool held the call for " + waited + " ms, longer than the store's operation timeout of " + timeout
+        + ", checking its connections on the calling thread; set the pool's own connection timeout no higher"
+        + " (HikariCP: connectionTimeout; Spring Boot: spring.datasource.hikari.connection-timeout)";
   }
 
   private IdempotencyStoreException noConnection(String why, Throwable cause) {

@@ -73,4 +73,26 @@ class KeyColumnShapeTest {
     assertThatThrownBy(() -> builder(jdbi).build()).isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("primary key").hasMessageContaining("ADD PRIMARY KEY (idempotency_key)");
   }
+
+  @ParameterizedTest
+  @MethodSource("io.idempotent.jdbi.TestDatabase#all")
+  void build_refusesATableOfAnotherShape_namingTheColumnsItLacks_onEveryDatabase(TestDatabase db) {
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    String other = "other_shaped_records";
+    jdbi.useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS " + other);
+      h.execute("CREATE TABLE " + other + " (idempotency_key VARCHAR(255)"
+          + (db == TestDatabase.MARIADB ? " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" : "")
+          + " PRIMARY KEY, payload VARCHAR(100), expires_at TIMESTAMP)");
+    });
+    try {
+      assertThatThrownBy(() -> JdbiIdempotencyStore.builder(jdbi).table(other).build())
+          .isInstanceOf(IdempotencyConfigurationException.class)
+          .hasMessageContaining(other).hasMessageContaining("has no column fingerprint, state, owner_token")
+          .hasMessageContaining("not a table of this library's layout");
+    } finally {
+      jdbi.useHandle(h -> h.execute("DROP TABLE " + other));
+    }
+  }
 }

@@ -60,12 +60,15 @@ class LeaseFloorTest {
         for (int i = 0; i < calls; i++) {
           String key = Calls.newRun() + ":" + i;
           AtomicBoolean running = new AtomicBoolean(true);
+          java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
           Future<String> owner = threads.submit(() -> idempotency.call(NAME, String.class).key(key).run(() -> {
             lastRenewal.set(System.nanoTime());
+            started.countDown();
             Thread.sleep(RUN_FOR.toMillis());
             return "settled";
           }));
           Future<?> duplicate = threads.submit(() -> {
+            started.await(30, TimeUnit.SECONDS); // the owner holds the key first
             while (running.get()) {
               try {
                 idempotency.call(NAME, String.class).key(key).run(() -> "again-" + duplicateRuns.incrementAndGet());

@@ -2,6 +2,7 @@ package io.idempotent.reliability;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
@@ -32,7 +33,11 @@ final class ScopedCrashChild {
         .defaultLease(Duration.ofMinutes(10)).build());
     String ledger = args[5];
     String key = args[6];
-    jdbi.useTransaction(h -> idempotency.call(TransactionScopedCrashTest.NAME, String.class).key(key).run(() -> {
+    // transaction-scoped: the claim is held in the store's own transaction, the call writes nothing in the
+    // caller's (external to it); joined: claim, ledger row and outcome in the caller's transaction
+    Effects effects = mode == TransactionMode.JOINED_TRANSACTION_SCOPED ? Effects.TRANSACTIONAL : Effects.EXTERNAL;
+    jdbi.useTransaction(h -> idempotency.call(TransactionScopedCrashTest.NAME, String.class).key(key)
+        .effects(effects).run(() -> {
       if (mode == TransactionMode.JOINED_TRANSACTION_SCOPED) {
         h.execute("INSERT INTO " + ledger + " (id, writer) VALUES (?, 'child')", key);
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyInProgressException;
@@ -173,7 +174,10 @@ class TransactionScopedCrashTest {
 
   private static CallResult<String> call(Idempotency idempotency, org.jdbi.v3.core.Handle h, String key,
       TransactionMode mode) {
-    return idempotency.call(NAME, String.class).key(key).execute(() -> {
+    // as the child declares it: joined, the ledger row, claim and outcome share the caller's transaction;
+    // transaction-scoped, the claim is the store's own transaction's, the caller's holds only the row
+    Effects effects = mode == TransactionMode.JOINED_TRANSACTION_SCOPED ? Effects.TRANSACTIONAL : Effects.EXTERNAL;
+    return idempotency.call(NAME, String.class).key(key).effects(effects).execute(() -> {
       h.execute("INSERT INTO " + LEDGER + " (id, writer) VALUES (?, 'survivor')", key);
       return "survivor";
     });
