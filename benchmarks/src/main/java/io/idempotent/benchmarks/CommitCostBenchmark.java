@@ -88,7 +88,8 @@ public class CommitCostBenchmark {
     return rig.jdbi.inTransaction(h -> switch (mode) {
       case businessOnly -> orders.placePlain(h, key, 1999);
       case camel -> camel.first(key, () -> orders.placePlain(h, key, 1999));
-      default -> orders.place(h, key, 1999);
+      case independent, relaxed, transactionScoped -> orders.placeOnItsOwn(h, key, 1999);
+      default -> orders.place(h, key, 1999); // the joined modes take it as transactional
     });
   }
 }

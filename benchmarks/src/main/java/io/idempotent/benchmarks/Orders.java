@@ -1,5 +1,6 @@
 package io.idempotent.benchmarks;
 
+import io.idempotent.Effects;
 import io.idempotent.Idempotent;
 import io.idempotent.OnInProgress;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +23,12 @@ public class Orders {
 
   @Idempotent(key = "#orderId", name = "bench.place", payload = {"#orderId", "#cents"})
   public Receipt place(Handle h, String orderId, long cents) {
+    return placePlain(h, orderId, cents);
+  }
+
+  /** As {@link #place}, recorded on its own beside the caller's transaction (a store mode that does not join it). */
+  @Idempotent(key = "#orderId", name = "bench.place", payload = {"#orderId", "#cents"}, effects = Effects.EXTERNAL)
+  public Receipt placeOnItsOwn(Handle h, String orderId, long cents) {
     return placePlain(h, orderId, cents);
   }
 

@@ -9,9 +9,10 @@ import java.time.Duration;
  *
  * <ul>
  *   <li>A lease of at least {@link #MIN_LEASE}: the renewer renews at a third of the lease, and the
- *       renewal must reach the store within the remaining two thirds; below 100 ms that is less than
- *       one slow store round trip or garbage-collection pause, and a duplicate would take over a call
- *       that is still running.
+ *       renewal must reach the store within the remaining two thirds. Measured, not argued
+ *       ({@code LeaseFloorTest}, docs/RELIABILITY.md): with busy threads on every core and the collector
+ *       busy, renewals came up to 523 ms apart, and leases of 100 and 250 ms were lost on PostgreSQL and
+ *       Redis (a duplicate ran beside the owner); one second leaves 667 ms for a late renewal.
  *   <li>A lease and a wait timeout of at most {@link #MAX_LEASE}: a lease is how long a key stays
  *       locked after its owner died, so a longer one locks keys out for good.
  *   <li>A TTL of at most {@link #MAX_TTL}, so that a deadline computed from any clock in nanoseconds
@@ -20,7 +21,7 @@ import java.time.Duration;
  */
 public final class DurationLimits {
 
-  public static final Duration MIN_LEASE = Duration.ofMillis(100);
+  public static final Duration MIN_LEASE = Duration.ofSeconds(1);
   public static final Duration MAX_LEASE = Duration.ofDays(1);
   public static final Duration MAX_TTL = Duration.ofDays(3650);
 

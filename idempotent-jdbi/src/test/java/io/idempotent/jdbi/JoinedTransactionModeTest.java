@@ -506,6 +506,51 @@ class JoinedTransactionModeTest {
     assertThat(store.find(storedKey(key)).orElseThrow().state()).isEqualTo(RecordState.COMPLETED);
   }
 
+  /**
+   * A checkout (transactional) that charges a card (an external API) through a nested idempotent call: the
+   * checkout's transaction rolls back after the charge; the retry runs the checkout again, and the charge
+   * declared external replays the first charge's id instead of charging again; undeclared (transactional
+   * in this mode) it rolls back with the checkout and is charged again.
+   */
+  @ParameterizedTest(name = "{0} charge {1}")
+  @MethodSource("nestedCases")
+  void nestedCall_declaredExternal_survivesTheOuterRollback_andTheRetryReplaysIt(TestDatabase db, Effects charge) {
+    Jdbi jdbi = prepare(db);
+    JdbiIdempotencyStore store = joinedStore(db);
+    Idempotency idempotency = on(store);
+    String order = "order-" + UUID.randomUUID();
+    AtomicInteger charges = new AtomicInteger();
+    AtomicInteger checkouts = new AtomicInteger();
+    java.util.function.Function<Boolean, String> checkout = fail -> jdbi.inTransaction(h ->
+        idempotency.call("orders.checkout", String.class).key(order).run(() -> {
+          checkouts.incrementAndGet();
+          h.execute("INSERT INTO test_orders (id) VALUES (?)", order);
+          String chargeId = idempotency.call("cards.charge", String.class).key(order).effects(charge)
+              .run(() -> "charge-" + charges.incrementAndGet());
+          if (fail) {
+            throw new IllegalStateException("the checkout fails after the charge");
+          }
+          return chargeId;
+        }));
+
+    assertThatThrownBy(() -> checkout.apply(true)).hasMessageContaining("after the charge");
+    String retried = checkout.apply(false);
+    assertThat(checkouts).as("the checkout's rollback left no record: it ran again").hasValue(2);
+    if (charge == Effects.EXTERNAL) {
+      assertThat(retried).as("the card was charged once").isEqualTo("charge-1");
+      assertThat(charges).hasValue(1);
+    } else {
+      assertThat(retried).as("a transactional charge rolled back with the checkout").isEqualTo("charge-2");
+      assertThat(charges).hasValue(2);
+    }
+    assertThat(orderExists(jdbi, order)).isTrue();
+  }
+
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> nestedCases() {
+    return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(Effects.EXTERNAL, Effects.UNDECLARED)
+        .map(e -> org.junit.jupiter.params.provider.Arguments.of(db, e)));
+  }
+
   static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> independentModes() {
     return TestDatabase.all().flatMap(db -> java.util.stream.Stream.of(TransactionMode.INDEPENDENT,
         TransactionMode.TRANSACTION_SCOPED).map(m -> org.junit.jupiter.params.provider.Arguments.of(db, m)));

@@ -111,10 +111,16 @@ class LeaseFloorTest {
     assertThat(cell.leasesLost()).as("an owner lost its lease").isZero();
   }
 
-  /** Every lease from 100 ms up, on every store: what chose the floor. */
+  /**
+   * Every lease from 100 ms up, on every store: what chose the floor. {@code idempotent.leaseSweep.leases}
+   * (milliseconds, comma-separated) and {@code .stores} (kinds) narrow it, {@code .calls} sets the calls per cell.
+   */
   static Stream<Arguments> sweep() {
-    return stores().flatMap(kind -> Stream.of(100, 250, 500, 1000, 2000)
-        .map(ms -> Arguments.of(kind, Duration.ofMillis(ms))));
+    String leases = System.getProperty("idempotent.leaseSweep.leases", "100,250,500,1000,2000");
+    String kinds = System.getProperty("idempotent.leaseSweep.stores", "");
+    return stores().filter(k -> kinds.isEmpty() || List.of(kinds.split(",")).contains(k.name()))
+        .flatMap(kind -> Stream.of(leases.split(","))
+            .map(ms -> Arguments.of(kind, Duration.ofMillis(Long.parseLong(ms.trim())))));
   }
 
   @ParameterizedTest(name = "{0} lease {1}")
@@ -122,7 +128,7 @@ class LeaseFloorTest {
   void sweep(StoreKind kind, Duration lease) throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("idempotent.leaseSweep"),
         "the sweep runs with -Didempotent.leaseSweep=true");
-    Cell cell = measure(kind, lease, 5);
+    Cell cell = measure(kind, lease, Integer.getInteger("idempotent.leaseSweep.calls", 5));
     Figures.of("LeaseFloorTest.sweep[" + kind + "," + lease.toMillis() + "ms]")
         .set("threads", Load.busyThreads() + 3).set("keys", cell.calls()).set("duplicatesSent", cell.calls())
         .set("executions", cell.calls() + cell.duplicateRuns()).set("duplicated", cell.duplicateRuns())

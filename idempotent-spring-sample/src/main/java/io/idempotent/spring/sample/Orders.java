@@ -1,5 +1,6 @@
 package io.idempotent.spring.sample;
 
+import io.idempotent.Effects;
 import io.idempotent.Idempotent;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -61,7 +62,8 @@ public class Orders {
     }
   }
 
-  @Idempotent(name = "orders.place", key = "#orderId")
+  // its effects are rows in the caller's transaction: the outcome commits or rolls back with them
+  @Idempotent(name = "orders.place", key = "#orderId", effects = Effects.TRANSACTIONAL)
   private Receipt placeOnce(String orderId, String item, int quantity) {
     Receipt receipt = new Receipt(orderId, item, quantity, clock.instant());
     jdbc.update("INSERT INTO shop_order (order_id, item, quantity, placed_at) VALUES (?, ?, ?, ?)",

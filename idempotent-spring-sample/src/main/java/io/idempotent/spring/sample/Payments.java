@@ -1,5 +1,6 @@
 package io.idempotent.spring.sample;
 
+import io.idempotent.Effects;
 import io.idempotent.Idempotent;
 import org.springframework.resilience.annotation.Retryable;
 import org.springframework.stereotype.Service;
@@ -28,7 +29,8 @@ public class Payments {
     return receipt;
   }
 
-  @Idempotent(name = "payments.charge", key = "#paymentId")
+  // its effect is a call to the payment provider: recorded on its own, it survives any rollback
+  @Idempotent(name = "payments.charge", key = "#paymentId", effects = Effects.EXTERNAL)
   private String charge(String paymentId, long cents) {
     int charge = provider.call();
     return "charge " + charge + ": " + cents + " cents for " + paymentId;

@@ -2,6 +2,7 @@ package io.idempotent.spring.sample;
 
 import io.idempotent.CallOutcome;
 import io.idempotent.Idempotency;
+import io.idempotent.Effects;
 import io.idempotent.Idempotent;
 import io.idempotent.OnInProgress;
 import java.sql.Timestamp;
@@ -56,7 +57,8 @@ public class SettlementJob {
         start.toString(), instance, String.valueOf(outcome));
   }
 
-  @Idempotent(name = "settlement", key = "#start", ttl = "P2D", onInProgress = OnInProgress.SKIP)
+  @Idempotent(name = "settlement", key = "#start", ttl = "P2D", onInProgress = OnInProgress.SKIP,
+      effects = Effects.TRANSACTIONAL)
   private void settle(Instant start) {
     int settled = jdbc.update("UPDATE shop_order SET settled_in = ? WHERE settled_in IS NULL AND placed_at < ?",
         start.toString(), Timestamp.from(start));

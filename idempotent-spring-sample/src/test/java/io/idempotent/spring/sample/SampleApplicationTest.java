@@ -21,7 +21,7 @@ import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The sample application on a real embedded Tomcat and a real database (H2 and PostgreSQL, one subclass
- * each): the HTTP filter, a self-invoked private method, a transactional method in joined mode and a
+ * each): the HTTP filter, a self-invoked private method, a transactional method declared so and a
  * retried one, each counted in the database.
  *
  * <p>Each subclass's application is closed when its tests are done ({@code @DirtiesContext}): the aspect's
