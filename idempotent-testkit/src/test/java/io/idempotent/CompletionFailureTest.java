@@ -71,7 +71,7 @@ class CompletionFailureTest {
   void completeFails_forLongerThanTheLease_theLeaseIsRenewedMeanwhile_soNoRetryTakesTheKeyOver() throws Exception {
     FlakyCompletions store = new FlakyCompletions();
     Idempotency idempotency = over(store);
-    Duration lease = Duration.ofMillis(300);
+    Duration lease = Duration.ofSeconds(1);
     charge(idempotency, lease);
     long renewalsBefore = store.renewals();
     Thread.sleep(3 * lease.toMillis());
@@ -110,9 +110,9 @@ class CompletionFailureTest {
       }
     };
     Idempotency idempotency = over(store);
-    Duration lease = Duration.ofMillis(200);
+    Duration lease = Duration.ofSeconds(1);
     assertThat(charge(idempotency, lease)).isEqualTo("charged-1");
-    Thread.sleep(2 * lease.toMillis()); // nothing renewed the lease: it ran out
+    Thread.sleep(lease.toMillis() + 500); // nothing renewed the lease: it ran out
     assertThat(charge(idempotency, lease)).as("the retry took the key over and ran").isEqualTo("charged-2");
 
     silent.set(false);

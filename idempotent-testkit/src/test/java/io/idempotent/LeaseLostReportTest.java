@@ -71,9 +71,9 @@ class LeaseLostReportTest {
   void claimTakenOverWhileTheMethodRan_isReportedAsATakeover() {
     InMemoryTestStore store = new InMemoryTestStore();
     Idempotency idempotency = over(store);
-    String result = idempotency.call("cards.charge", String.class).key("c-1").lease(Duration.ofMillis(100))
+    String result = idempotency.call("cards.charge", String.class).key("c-1").lease(Duration.ofSeconds(1))
         .run(() -> {
-          sleep(200);
+          sleep(1_300);
           assertThat(idempotency.call("cards.charge", String.class).key("c-1").run(() -> "second")).isEqualTo("second");
           return "first";
         });

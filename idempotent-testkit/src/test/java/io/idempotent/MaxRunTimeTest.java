@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A running call holds its key for at most its maximum run time (plus one lease), even if it never ends.
- * The store and the engine share a ticker: time passes only when a test advances it, 0.1 s at a time,
- * each step a renewal of the 0.3 s lease.
+ * The store and the engine share a ticker: time passes only when a test advances it, a second at a time,
+ * each step a renewal of the 3 s lease.
  */
 class MaxRunTimeTest {
 
-  private static final Duration STEP = Duration.ofMillis(100);
+  private static final Duration STEP = Duration.ofSeconds(1);
 
   private final FakeTicker time = new FakeTicker();
   private final InMemoryTestStore store = new InMemoryTestStore(time, true);
@@ -40,7 +40,7 @@ class MaxRunTimeTest {
   @SuppressWarnings("unchecked")
   private IdempotentCall<CompletionStage<String>> call(Duration maxRunTime) {
     IdempotentCall<CompletionStage<String>> c = (IdempotentCall<CompletionStage<String>>) (IdempotentCall<?>)
-        idempotency.call("exports.start", CompletionStage.class).key("e-1").lease(Duration.ofMillis(300));
+        idempotency.call("exports.start", CompletionStage.class).key("e-1").lease(Duration.ofSeconds(3));
     return maxRunTime == null ? c : c.maxRunTime(maxRunTime);
   }
 
@@ -51,23 +51,23 @@ class MaxRunTimeTest {
 
   @Test
   void stageThatNeverCompletes_pastItsMaxRunTime_isTakenOver() throws Exception {
-    call(Duration.ofMillis(600)).run(this::neverCompletes);
+    call(Duration.ofSeconds(6)).run(this::neverCompletes);
     for (int i = 1; i <= 5; i++) {
       time.advance(STEP);
       store.awaitRenewals(i);
     }
-    assertThatThrownBy(() -> call(Duration.ofMillis(600)).run(this::neverCompletes))
-        .as("refused at 0.5 s, within its run time, by renewal").isInstanceOf(IdempotencyInProgressException.class);
+    assertThatThrownBy(() -> call(Duration.ofSeconds(6)).run(this::neverCompletes))
+        .as("refused at 5 s, within its run time, by renewal").isInstanceOf(IdempotencyInProgressException.class);
 
-    time.advance(STEP); // 0.6 s: its run time is over, the lease renewed at 0.5 s runs until 0.8 s
+    time.advance(STEP); // 6 s: its run time is over, the lease renewed at 5 s runs until 8 s
     assertThat(runTimeExceeded.await(10, TimeUnit.SECONDS)).isTrue();
     time.advance(STEP.multipliedBy(2).minusNanos(1));
-    assertThatThrownBy(() -> call(Duration.ofMillis(600)).run(this::neverCompletes))
+    assertThatThrownBy(() -> call(Duration.ofSeconds(6)).run(this::neverCompletes))
         .as("refused until its last lease ends").isInstanceOf(IdempotencyInProgressException.class);
     assertThat(store.renewals()).as("no renewal past its run time").isEqualTo(5);
 
     time.advance(Duration.ofNanos(1));
-    call(Duration.ofMillis(600)).run(this::neverCompletes);
+    call(Duration.ofSeconds(6)).run(this::neverCompletes);
     assertThat(runs).as("a duplicate ran once the first call's run time and lease were over").hasValue(2);
     assertThat(events).containsSubsequence(
         IdempotencyEvent.Type.RUN_TIME_EXCEEDED, IdempotencyEvent.Type.LEASE_TAKEN_OVER);

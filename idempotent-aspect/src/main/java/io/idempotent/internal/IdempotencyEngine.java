@@ -560,7 +560,6 @@ public final class IdempotencyEngine {
         + ") before it could " + action + ": " + now);
   }
 
-
   private Object replay(CallPlan plan, StoredOutcome outcome, String key) throws Throwable {
     emit(Type.REPLAYED, plan, key, null);
     LAST.set(CallOutcome.REPLAYED);

@@ -264,7 +264,7 @@ class IdempotentProcessorTest {
         "@Idempotent(ttl) of shop.Orders.place(String) is 'PT24'; expected an ISO-8601 duration such as PT30S or PT24H");
     assertThat(r.errors().get(1).line()).isEqualTo(lineOf(source, "lease = \"PT0.005S\""));
     assertThat(r.errors().get(1).message()).startsWith(
-        "The lease of shop.Orders.place(String) is PT0.005S; it must be between PT0.1S and PT24H");
+        "The lease of shop.Orders.place(String) is PT0.005S; it must be between PT1S and PT24H");
     assertThat(r.errors().get(2).line()).isEqualTo(lineOf(source, "waitTimeout = \"P2D\""));
     assertThat(r.errors().get(2).message()).contains("The waitTimeout of shop.Orders.place(String) is PT48H");
     assertThat(r.errors().get(3).line()).isEqualTo(lineOf(source, "maxRunTime = \"P10000D\""));

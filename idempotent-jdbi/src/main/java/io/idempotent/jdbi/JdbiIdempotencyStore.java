@@ -193,8 +193,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String problem;
     try {
       problem = connections.run(c -> {
-        String keyColumn = dialect.keyColumnProblem(c);
-        return keyColumn != null ? keyColumn : dialect.layoutProblem(c);
+        String layout = dialect.layoutProblem(c); // a table of another shape first: its key column is moot
+        return layout != null ? layout : dialect.keyColumnProblem(c);
       });
     } catch (RuntimeException e) {
       // an unreachable database must not stop the application from starting: calls fail closed until
@@ -382,10 +382,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       }
     }
   }
-
-
-
-
 
   @Override
   public boolean release(String key, String owner) {

@@ -6,9 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-
 
 /**
  * MariaDB (10.5+). The claim is an {@code INSERT … ON DUPLICATE KEY UPDATE} whose every assignment is
@@ -26,7 +24,7 @@ final class MariaDbDialect extends Dialect {
   private final NamedSql claimSql;
   private final NamedSql purgeSql;
   private final String pickExpiredSql;
-  /** The most rows one skip-locked purge deletes: far below the servers' 65,535 bound parameters. */
+  /** The most rows one skip-locked purge picks and deletes, in one short transaction. */
   private static final int MAX_PICKED = 1_000;
   private volatile Boolean skipLocked;
 
@@ -108,7 +106,7 @@ final class MariaDbDialect extends Dialect {
       try {
         List<String> keys = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-          ps.setInt(1, Math.min(max, MAX_PICKED)); // each picked key is one bound parameter of the DELETE
+          ps.setInt(1, Math.min(max, MAX_PICKED)); // each picked key is one statement of the DELETE batch
           try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
               keys.add(rs.getString(1));
@@ -117,16 +115,18 @@ final class MariaDbDialect extends Dialect {
         }
         int deleted = 0;
         if (!keys.isEmpty()) {
-          // by primary key only: the rows are locked by this transaction already, and a condition the
-          // optimizer could answer from the expiry index would make the DELETE scan, and wait for, rows
-          // that others hold
-          sql = "DELETE FROM " + table.qualified() + " WHERE idempotency_key IN ("
-              + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")";
+          // one key per statement: the rows are locked by this transaction already, and any wider condition
+          // (an IN list over most of a small table, or one the expiry index could answer) lets the optimizer
+          // scan the table and wait for the rows that others hold, keeping the picked ones locked meanwhile
+          sql = "DELETE FROM " + table.qualified() + " WHERE idempotency_key = ?";
           try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < keys.size(); i++) {
-              ps.setString(i + 1, keys.get(i));
+            for (String key : keys) {
+              ps.setString(1, key);
+              ps.addBatch();
             }
-            deleted = ps.executeUpdate();
+            for (int n : ps.executeBatch()) {
+              deleted += n == Statement.SUCCESS_NO_INFO ? 1 : n; // a picked row is locked: it is there to delete
+            }
           }
         }
         c.commit();

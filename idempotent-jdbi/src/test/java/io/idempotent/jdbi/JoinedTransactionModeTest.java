@@ -288,10 +288,10 @@ class JoinedTransactionModeTest {
 
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () ->
         jdbi.useTransaction(h -> {
-          assertThat(idempotency.call(NAME, String.class).key(order).lease(java.time.Duration.ofMillis(300))
+          assertThat(idempotency.call(NAME, String.class).key(order).lease(java.time.Duration.ofSeconds(1))
               .run(() -> "run " + runs.incrementAndGet())).isEqualTo("run 1");
           if (leaseRanOut) {
-            Thread.sleep(400); // the committed claim has expired: a claim would take it over, or wait for it
+            Thread.sleep(1_100); // the committed claim has expired: a claim would take it over, or wait for it
           }
           // the transaction itself sees the outcome it wrote: replayed, whatever the policy, never run again
           var second = idempotency.call(NAME, String.class).key(order).onInProgress(policy);

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LeaseRenewalAcrossStoresTest {
 
   private static final String NAME = "renewal.lanes";
-  private static final Duration LEASE = Duration.ofMillis(400);
+  private static final Duration LEASE = Duration.ofSeconds(1);
 
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#servers")
@@ -67,11 +67,11 @@ class LeaseRenewalAcrossStoresTest {
             .key(keyB).lease(LEASE).run(() -> {
               runsB.incrementAndGet();
               bRunning.countDown();
-              Thread.sleep(1_600); // four leases: only renewals keep the claim
+              Thread.sleep(4_000); // four leases: only renewals keep the claim
               return "b";
             }));
         assertThat(bRunning.await(5, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(900); // past two leases of b
+        Thread.sleep(2_200); // past two leases of b
         assertThatThrownBy(() -> otherInstance.call(NAME, String.class).key(keyB).onInProgress(OnInProgress.THROW)
             .run(() -> "duplicate " + runsB.incrementAndGet()))
             .as("the duplicate from another instance is refused").isInstanceOf(IdempotencyInProgressException.class);

@@ -24,7 +24,13 @@ class PurgeLockingTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#servers")
   void purge_skipsARowLockedByALongTransaction_andNeverMakesAClaimWait(TestDatabase db) throws Exception {
     db.requireReachable();
-    JdbiIdempotencyStore store = db.storeBuilder().build();
+    // a table of its own: expired rows other tests left behind would make the purge's batches, and the
+    // time a claim of one of them waits for its batch to be deleted, a matter of what ran before
+    String table = "purge_locking_records";
+    try (Connection c = db.connect(); java.sql.Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS " + table);
+    }
+    JdbiIdempotencyStore store = db.storeBuilder().table(table).createSchema(true).build();
     String prefix = "purge-lock-" + UUID.randomUUID() + "-";
     // expired rows: three that expired first, then the one the long transaction holds
     for (int i = 0; i < 3; i++) {
@@ -37,7 +43,7 @@ class PurgeLockingTest {
     try (Connection longTransaction = db.connect()) {
       longTransaction.setAutoCommit(false);
       try (PreparedStatement ps = longTransaction.prepareStatement(
-          "UPDATE idempotency_record SET fingerprint = 'touched' WHERE idempotency_key = ?")) {
+          "UPDATE " + table + " SET fingerprint = 'touched' WHERE idempotency_key = ?")) {
         ps.setString(1, held);
         assertThat(ps.executeUpdate()).isEqualTo(1);
       }

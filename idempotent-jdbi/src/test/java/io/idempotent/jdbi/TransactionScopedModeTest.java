@@ -182,7 +182,7 @@ class TransactionScopedModeTest {
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build();
     List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).leaseRenewal(false)
-        .defaultLease(Duration.ofMillis(200)).listener(e -> events.add(e.type())).build());
+        .defaultLease(Duration.ofSeconds(1)).listener(e -> events.add(e.type())).build());
     String key = "k-" + UUID.randomUUID();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
@@ -196,7 +196,7 @@ class TransactionScopedModeTest {
         return "first";
       }));
       assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
-      Thread.sleep(600); // three leases
+      Thread.sleep(2_500); // two and a half leases
       assertThatThrownBy(() -> idempotency.call(NAME, String.class).key(key).run(() -> "second " + runs.incrementAndGet()))
           .isInstanceOf(IdempotencyInProgressException.class);
       finish.countDown();

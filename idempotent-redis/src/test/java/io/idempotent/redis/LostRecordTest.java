@@ -181,7 +181,7 @@ class LostRecordTest {
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
     CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> instanceA.call(NS, String.class)
-        .key("order-4").lease(Duration.ofMillis(300)).run(() -> {
+        .key("order-4").lease(Duration.ofSeconds(1)).run(() -> {
           running.countDown();
           hold(finish);
           return "first";

@@ -317,8 +317,9 @@ class IdempotencyAutoConfigurationTest {
           assertThatThrownBy(() -> tx.execute(s -> idempotency.call("pay", String.class).key(key).run(() -> "paid")))
               .isInstanceOf(io.idempotent.IdempotencyConfigurationException.class)
               .hasMessageContaining("records every outcome on its own").hasMessageContaining("Effects.EXTERNAL");
-          assertThat(tx.execute(s -> idempotency.call("pay", String.class).key(key)
-              .effects(io.idempotent.Effects.EXTERNAL).run(() -> "paid"))).isEqualTo("paid");
+          String paid = tx.execute(s -> idempotency.call("pay", String.class).key(key)
+              .effects(io.idempotent.Effects.EXTERNAL).run(() -> "paid"));
+          assertThat(paid).isEqualTo("paid");
           assertThat(idempotency.call("pay", String.class).key(key).execute(() -> "again").replayed())
               .as("outside a transaction nothing needs declaring").isTrue();
         });

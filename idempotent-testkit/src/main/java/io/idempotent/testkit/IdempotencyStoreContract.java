@@ -73,6 +73,8 @@ public abstract class IdempotencyStoreContract {
 
   /** A lease or TTL short enough for stores whose time cannot be faked (database clocks). */
   protected static final Duration SHORT = Duration.ofMillis(600);
+  /** The shortest lease a call may have (the engine's floor), for engine-level tests of expiry. */
+  protected static final Duration CALL_LEASE = Duration.ofSeconds(1);
   /** Long enough never to run out during a test. */
   protected static final Duration LONG = Duration.ofMinutes(10);
 
@@ -244,7 +246,6 @@ public abstract class IdempotencyStoreContract {
     }
   }
 
-
   @Test
   void claim_liveInProgress_returnsExistingWithItsFingerprint() {
     String k = key("a");
@@ -370,16 +371,16 @@ public abstract class IdempotencyStoreContract {
     CountDownLatch firstMayEnd = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      Future<String> first = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(SHORT).run(() -> {
+      Future<String> first = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(CALL_LEASE).run(() -> {
         firstRunning.countDown();
         firstMayEnd.await(2, TimeUnit.MINUTES);
         return "first";
       }));
       assertThat(firstRunning.await(30, TimeUnit.SECONDS)).isTrue();
-      Future<String> waiter = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(SHORT)
+      Future<String> waiter = pool.submit(() -> idempotency.call(ns, String.class).key("k").lease(CALL_LEASE)
           .onInProgress(OnInProgress.WAIT).run(() -> "waiter"));
       assertThat(waiterFoundItRunning.await(30, TimeUnit.SECONDS)).isTrue();
-      advancePast(SHORT); // the first caller's lease runs out; it is stuck and does not renew
+      advancePast(CALL_LEASE); // the first caller's lease runs out; it is stuck and does not renew
       assertThat(waiter.get(30, TimeUnit.SECONDS)).as("the waiter takes the dead lease over and runs").isEqualTo("waiter");
       firstMayEnd.countDown();
       assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("first");

@@ -149,7 +149,7 @@ class CallEndingsTest {
     assertThatThrownBy(() -> Idempotency.validate(BadDurationsService.class))
         .isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("lease of io.idempotent.woven.BadDurationsService.tinyLease(String) is PT0.005S")
-        .hasMessageContaining("between PT0.1S and PT24H")
+        .hasMessageContaining("between PT1S and PT24H")
         .hasMessageContaining("centuryLease(String) is PT876000H")
         .hasMessageContaining("ttl of io.idempotent.woven.BadDurationsService.threeCenturyTtl(String)")
         .hasMessageContaining("at most PT87600H");

@@ -130,14 +130,14 @@ public class PaymentService {
     ran(key);
   }
 
-  @Idempotent(key = "#key", lease = "PT0.3S", payload = "#key")
+  @Idempotent(key = "#key", lease = "PT3S", payload = "#key")
   public CompletionStage<Receipt> chargeAsync(String key, CompletableFuture<Long> amount) {
     ran(key);
     return amount.thenApply(a -> new Receipt(key, a, Instant.EPOCH));
   }
 
   /** Runs until the test opens {@link #proceed}, on a lease of 0.3 s. */
-  @Idempotent(key = "#key", lease = "PT0.3S")
+  @Idempotent(key = "#key", lease = "PT3S")
   public String slow(String key) {
     ran(key);
     return "done " + key;

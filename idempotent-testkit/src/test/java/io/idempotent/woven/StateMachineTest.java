@@ -331,10 +331,10 @@ class StateMachineTest {
   void call_longRunningMethod_keepsItsLeaseByRenewal() throws Exception {
     Fixture f = Fixture.fakeTime();
     service.proceed = new CountDownLatch(1);
-    Future<String> first = pool.submit(() -> service.slow("s-1")); // lease is 0.3 s, renewed every 0.1 s
+    Future<String> first = pool.submit(() -> service.slow("s-1")); // lease is 3 s, renewed every second
     assertThat(service.started.await(10, TimeUnit.SECONDS)).isTrue();
     for (int i = 1; i <= 15; i++) { // five leases
-      f.ticker.advance(Duration.ofMillis(100));
+      f.ticker.advance(Duration.ofSeconds(1));
       f.store.awaitRenewals(i);
       assertThatThrownBy(() -> service.slow("s-1")).isInstanceOf(IdempotencyInProgressException.class);
     }
