@@ -34,14 +34,15 @@ final class Business {
   }
 
   private static void pause(CellRun run) {
-    long millis = run.methodPause().toMillis();
-    if (millis > 0) {
-      try {
+    try {
+      run.meetTheDuplicates();
+      long millis = run.methodPause().toMillis();
+      if (millis > 0) {
         Thread.sleep(millis); // a slow method: it outlasts the server's idle-in-transaction timeout
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
   }
 }

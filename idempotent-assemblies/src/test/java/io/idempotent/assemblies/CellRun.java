@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,6 +34,8 @@ final class CellRun {
   private final Map<String, AtomicInteger> external = new ConcurrentHashMap<>();
   private final AtomicBoolean methodFailed = new AtomicBoolean();
   private final AtomicBoolean callerFailed = new AtomicBoolean();
+  /** Under {@link Event#CONCURRENT_DUPLICATES}: counted down by each caller as it makes its first attempt. */
+  private volatile CountDownLatch duplicatesStarted = new CountDownLatch(0);
   /** What the servlet threw to the container (answered 500). */
   final Queue<Throwable> serverErrors = new ConcurrentLinkedQueue<>();
   /** How often the servlet handled each request, by the request's id. */
@@ -118,5 +122,26 @@ final class CellRun {
 
   Duration methodPause() {
     return cell.setting().methodPause(cell.database());
+  }
+
+  /** {@code callers} are about to send the same key at once. */
+  void duplicates(int callers) {
+    duplicatesStarted = new CountDownLatch(callers);
+  }
+
+  /** A caller of {@link #duplicates} makes its first attempt. */
+  void duplicateStarted() {
+    duplicatesStarted.countDown();
+  }
+
+  /**
+   * Holds the method that runs until the other callers have made their attempts, and a little longer, so
+   * that they meet its claim in progress: without it a fast method is often done before they arrive.
+   */
+  void meetTheDuplicates() throws InterruptedException {
+    if (cell.event() == Event.CONCURRENT_DUPLICATES) {
+      duplicatesStarted.await(1, TimeUnit.SECONDS);
+      Thread.sleep(5);
+    }
   }
 }

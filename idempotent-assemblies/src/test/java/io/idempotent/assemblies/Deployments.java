@@ -29,6 +29,11 @@ final class Deployments {
     return d;
   }
 
+  /** Closes the deployment of {@code group}, if open; the next cell of the group opens a new one. */
+  static synchronized void discard(Cell.Group group) {
+    closeWhere(group::equals);
+  }
+
   static synchronized void closeAll() {
     closeWhere(g -> true);
   }

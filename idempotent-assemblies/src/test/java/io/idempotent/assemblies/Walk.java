@@ -53,6 +53,11 @@ final class Walk {
         oneCommittedEffectPerKey(run);
       }
       fixture.check(run);
+    } catch (Throwable failed) {
+      // what the failed cell left behind (a claim in progress, callers still at it, an exhausted pool the store
+      // now takes for unreachable) must not fail the cells after it: their group starts afresh
+      Deployments.discard(cell.group());
+      throw failed;
     } finally {
       CellRun.end();
     }
@@ -110,28 +115,36 @@ final class Walk {
 
   private static void duplicatesAtOnce(CellRun run, EntryPointFixture fixture, long deadline) throws Exception {
     int callers = run.cell.setting().concurrentCallers(run.expected);
+    run.duplicates(callers);
     CountDownLatch go = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(callers);
     List<Future<Answer>> pending = new ArrayList<>();
     for (int i = 0; i < callers; i++) {
       int caller = i;
       pending.add(CALLERS.submit(() -> {
-        go.await();
-        return answered(run, fixture, caller, deadline);
+        try {
+          go.await();
+          run.duplicateStarted();
+          return answered(run, fixture, caller, deadline);
+        } finally {
+          done.countDown();
+        }
       }));
     }
     go.countDown();
     List<Answer> answers = new ArrayList<>();
-    for (Future<Answer> f : pending) {
-      try {
+    try {
+      for (Future<Answer> f : pending) {
         answers.add(f.get(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(5),
             TimeUnit.NANOSECONDS));
-      } catch (ExecutionException e) {
-        pending.forEach(p -> p.cancel(true));
-        if (e.getCause() instanceof Error error) {
-          throw error; // a caller's failed assertion, as it is
-        }
-        throw e;
       }
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      pending.forEach(p -> p.cancel(true));
+      done.await(10, TimeUnit.SECONDS); // no caller of this cell still at it when the next one begins
+      if (e.getCause() instanceof Error error) {
+        throw error; // a caller's failed assertion, as it is
+      }
+      throw e;
     }
     if (run.expected.refused()) {
       answers.forEach(a -> refused(run, a));
