@@ -1,11 +1,9 @@
 package io.idempotent.assemblies;
 
 import io.idempotent.Idempotency;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The combination suite: for each entry point, every cell {@link Cells} walks (mode × declared effects ×
@@ -29,63 +27,39 @@ class AssembliesTest {
     }
   }
 
-  static Stream<Cell> wovenMethod() {
-    return Cells.of(EntryPoint.WOVEN_METHOD);
-  }
-
-  static Stream<Cell> programmaticCall() {
-    return Cells.of(EntryPoint.PROGRAMMATIC_CALL);
-  }
-
-  static Stream<Cell> httpFilter() {
-    return Cells.of(EntryPoint.HTTP_FILTER);
-  }
-
-  static Stream<Cell> springService() {
-    return Cells.of(EntryPoint.SPRING_SERVICE);
-  }
-
-  static Stream<Cell> scheduledJob() {
-    return Cells.of(EntryPoint.SCHEDULED_JOB);
-  }
-
-  static Stream<Cell> eventListener() {
-    return Cells.of(EntryPoint.EVENT_LISTENER);
-  }
-
   @ParameterizedTest(name = "{0}")
-  @MethodSource("wovenMethod")
+  @CellsOf(EntryPoint.WOVEN_METHOD)
   void wovenMethod_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.WOVEN_METHOD));
+    Walk.cell(cell);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("programmaticCall")
+  @CellsOf(EntryPoint.PROGRAMMATIC_CALL)
   void programmaticCall_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.PROGRAMMATIC_CALL));
+    Walk.cell(cell);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("httpFilter")
+  @CellsOf(EntryPoint.HTTP_FILTER)
   void httpFilter_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.HTTP_FILTER));
+    Walk.cell(cell);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("springService")
+  @CellsOf(EntryPoint.SPRING_SERVICE)
   void springService_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.SPRING_SERVICE));
+    Walk.cell(cell);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("scheduledJob")
+  @CellsOf(EntryPoint.SCHEDULED_JOB)
   void scheduledJobOnTwoInstances_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.SCHEDULED_JOB));
+    Walk.cell(cell);
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("eventListener")
+  @CellsOf(EntryPoint.EVENT_LISTENER)
   void eventListener_inEveryCombination_keepsTheDecisionTable(Cell cell) throws Exception {
-    Walk.cell(cell, EntryPointFixture.of(EntryPoint.EVENT_LISTENER));
+    Walk.cell(cell);
   }
 }

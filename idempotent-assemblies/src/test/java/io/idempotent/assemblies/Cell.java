@@ -17,7 +17,7 @@ record Cell(EntryPoint entryPoint, Mode mode, Effects effects, CallerContext con
     return new Group(database, mode, setting);
   }
 
-  /** Whether the combination can be set up at all (a setting the database has; a slow method without a caller's transaction). */
+  /** Whether the combination can be set up: a setting the database has; a slow method only without a transaction. */
   boolean applicable() {
     return setting.appliesTo(database) && (!setting.slow() || context == CallerContext.NONE);
   }

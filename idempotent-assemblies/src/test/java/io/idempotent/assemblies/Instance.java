@@ -115,7 +115,7 @@ final class Instance implements AutoCloseable {
     }
   }
 
-  /** The store that sees the caller's transactions: the one on the {@code Jdbi} for a JDBI transaction, else the starter's. */
+  /** The store that sees the caller's transactions: for a JDBI transaction the one on the Jdbi, else the starter's. */
   IdempotencyStore storeFor(CallerContext context) {
     return context.transaction == CallerContext.Transaction.JDBI ? jdbiStore : starterStore;
   }

@@ -32,7 +32,7 @@ public class PaymentService extends Payments {
     return CallerFailure.orFailNow(requiresNew.pay(effects, key));
   }
 
-  /** The payment in a JDBI transaction on the store's {@code Jdbi} (the instance's, whose ledger writes on its handle). */
+  /** The payment in a JDBI transaction on the store's {@code Jdbi}, whose handle the ledger writes on. */
   public Answer.Returned payInJdbiTransaction(Effects effects, String key) {
     return Instance.current().inJdbiTransaction(() -> CallerFailure.orFailNow(returned(pay(effects, false, key))));
   }

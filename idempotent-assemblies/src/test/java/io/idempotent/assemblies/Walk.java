@@ -34,18 +34,18 @@ final class Walk {
 
   private Walk() {}
 
-  static void cell(Cell cell, EntryPointFixture fixture) throws Exception {
+  static void cell(Cell cell) throws Exception {
     cell.database().requireReachable();
+    EntryPointFixture fixture = EntryPointFixture.of(cell.entryPoint());
     Deployment deployment = Deployments.of(cell.group());
     long started = System.nanoTime();
     long deadline = started + BOUND.toNanos();
     CellRun run = CellRun.begin(cell, deployment);
     try {
-      switch (cell.event()) {
-        case NONE -> aCallAndARetry(run, fixture, deadline);
-        case THROWS -> aFailureAndRetries(run, fixture, deadline);
-        case ROLLBACK_AFTER_RETURN -> aRollbackAndRetries(run, fixture, deadline);
-        case CONCURRENT_DUPLICATES -> duplicatesAtOnce(run, fixture, deadline);
+      if (cell.event() == Event.CONCURRENT_DUPLICATES) {
+        duplicatesAtOnce(run, fixture, deadline);
+      } else {
+        oneCallerAfterAnother(run, fixture, deadline);
       }
       if (run.expected.refused()) {
         nothingWritten(run);
@@ -65,39 +65,33 @@ final class Walk {
     assertThat(took).as("%s took %s", cell, took).isLessThan(BOUND);
   }
 
-  private static void aCallAndARetry(CellRun run, EntryPointFixture fixture, long deadline) {
-    Answer first = answered(run, fixture, 0, deadline);
-    Answer retry = answered(run, fixture, 1, deadline);
-    if (run.expected.refused()) {
-      refused(run, first);
-      refused(run, retry);
-      return;
-    }
-    Answer.Returned executed = returned(run, first, CallOutcome.EXECUTED, "the first call");
-    sameValue(run, executed, returned(run, retry, CallOutcome.REPLAYED, "the retry"));
-  }
-
-  private static void aFailureAndRetries(CellRun run, EntryPointFixture fixture, long deadline) {
+  /** A first call, and the retries the event calls for; a call the design refuses is refused every time. */
+  private static void oneCallerAfterAnother(CellRun run, EntryPointFixture fixture, long deadline) {
     Answer first = answered(run, fixture, 0, deadline);
     if (run.expected.refused()) {
       refused(run, first);
       refused(run, answered(run, fixture, 1, deadline));
       return;
     }
-    assertThat(first).as("%s: the first call, whose method fails", run.cell).isInstanceOf(Answer.BusinessFailed.class);
-    Answer.Returned executed = returned(run, answered(run, fixture, 1, deadline), CallOutcome.EXECUTED,
-        "the retry after the failure");
-    sameValue(run, executed, returned(run, answered(run, fixture, 0, deadline), CallOutcome.REPLAYED,
-        "the next retry"));
+    switch (run.cell.event()) {
+      case NONE -> {
+        Answer.Returned executed = returned(run, first, CallOutcome.EXECUTED, "the first call");
+        sameValue(run, executed, returned(run, answered(run, fixture, 1, deadline), CallOutcome.REPLAYED, "the retry"));
+      }
+      case THROWS -> {
+        assertThat(first).as("%s: the first call, whose method fails", run.cell)
+            .isInstanceOf(Answer.BusinessFailed.class);
+        Answer.Returned executed = returned(run, answered(run, fixture, 1, deadline), CallOutcome.EXECUTED,
+            "the retry after the failure");
+        sameValue(run, executed, returned(run, answered(run, fixture, 0, deadline), CallOutcome.REPLAYED,
+            "the next retry"));
+      }
+      case ROLLBACK_AFTER_RETURN -> retriesAfterTheRollback(run, fixture, first, deadline);
+      default -> throw new IllegalArgumentException(run.cell.event().label);
+    }
   }
 
-  private static void aRollbackAndRetries(CellRun run, EntryPointFixture fixture, long deadline) {
-    Answer first = answered(run, fixture, 0, deadline);
-    if (run.expected.refused()) {
-      refused(run, first);
-      refused(run, answered(run, fixture, 1, deadline));
-      return;
-    }
+  private static void retriesAfterTheRollback(CellRun run, EntryPointFixture fixture, Answer first, long deadline) {
     assertThat(first).as("%s: the first call, whose caller fails after it returned", run.cell)
         .isInstanceOf(Answer.CallerRolledBack.class);
     Answer.Returned rolledBack = ((Answer.CallerRolledBack) first).returned();
