@@ -1,8 +1,12 @@
 package io.idempotent.assemblies;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
 import io.idempotent.Effects;
 import io.idempotent.Idempotency;
+import io.idempotent.http.IdempotencyFilter;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -79,19 +83,19 @@ interface EntryPointFixture {
     public Answer attempt(CellRun run, int caller) {
       String requestId = UUID.randomUUID().toString();
       HttpResponse<String> response = ShopServer.pay(run.key, requestId);
-      boolean replayed = response.headers().firstValue("Idempotent-Replayed").orElse("").equals("true");
+      boolean replayed = response.headers().firstValue(IdempotencyFilter.REPLAYED_HEADER).orElse("").equals("true");
       if (replayed) {
         run.replayedRequests.add(requestId);
       }
       String outcome = response.headers().firstValue(PaymentServlet.OUTCOME).orElse(null);
       return switch (response.statusCode()) {
         case 201 -> new Answer.Returned(response.body(),
-            replayed ? io.idempotent.CallOutcome.REPLAYED : io.idempotent.CallOutcome.valueOf(outcome));
+            replayed ? CallOutcome.REPLAYED : CallOutcome.valueOf(outcome));
         case 409 -> new Answer.Retry("409: in progress");
         case 503 -> switch (response.headers().firstValue(PaymentServlet.FAILURE).orElse("")) {
           case "method" -> new Answer.BusinessFailed();
           case "caller" -> new Answer.CallerRolledBack(
-              new Answer.Returned(response.body(), io.idempotent.CallOutcome.valueOf(outcome)));
+              new Answer.Returned(response.body(), CallOutcome.valueOf(outcome)));
           case "serialization" -> new Answer.Retry("503: serialization failure");
           default -> new Answer.Unexpected("503 " + response.body(), null);
         };
@@ -107,10 +111,10 @@ interface EntryPointFixture {
     /** The filter never had the application handle one request twice, nor a request it answered with a replay. */
     @Override
     public void check(CellRun run) {
-      org.assertj.core.api.Assertions.assertThat(run.handled).as("%s: requests the servlet handled more than once",
-          run.cell).allSatisfy((id, n) -> org.assertj.core.api.Assertions.assertThat(n.get()).isOne());
-      org.assertj.core.api.Assertions.assertThat(run.replayedRequests).as("%s: replayed requests the servlet"
-          + " handled", run.cell).noneMatch(run.handled::containsKey);
+      assertThat(run.handled).as("%s: requests the servlet handled more than once", run.cell)
+          .allSatisfy((id, n) -> assertThat(n.get()).isOne());
+      assertThat(run.replayedRequests).as("%s: replayed requests the servlet handled", run.cell)
+          .noneMatch(run.handled::containsKey);
     }
   }
 

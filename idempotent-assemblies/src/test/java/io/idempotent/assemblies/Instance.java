@@ -49,7 +49,7 @@ final class Instance implements AutoCloseable {
   private Instance(HikariDataSource pool, Deployment deployment) {
     this.pool = pool;
     this.jdbi = Jdbi.create(pool);
-    this.spring = springContext(pool, jdbi, deployment);
+    this.spring = springContext(pool, deployment);
     this.starterStore = spring.getBean(JdbiIdempotencyStore.class);
     this.jdbiStore = JdbiIdempotencyStore.builder(jdbi).table(deployment.table)
         .transactionMode(deployment.group.mode().transactionMode).build();
@@ -82,14 +82,13 @@ final class Instance implements AutoCloseable {
   }
 
   /** The starter's auto-configuration with the group's mode and table, as {@code application.properties} set them. */
-  private static AnnotationConfigApplicationContext springContext(DataSource pool, Jdbi jdbi, Deployment deployment) {
+  private static AnnotationConfigApplicationContext springContext(DataSource pool, Deployment deployment) {
     AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
     context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("application", Map.of(
         "idempotent.jdbi.mode", deployment.group.mode().property(),
         "idempotent.jdbi.table", deployment.table,
         "idempotent.jdbi.create-schema", "true")));
     context.registerBean("dataSource", DataSource.class, () -> pool);
-    context.registerBean("jdbi", Jdbi.class, () -> jdbi);
     context.register(ShopConfiguration.class, IdempotencyAutoConfiguration.class);
     context.refresh();
     return context;

@@ -56,7 +56,11 @@ final class Walk {
     } catch (Throwable failed) {
       // what the failed cell left behind (a claim in progress, callers still at it, an exhausted pool the store
       // now takes for unreachable) must not fail the cells after it: their group starts afresh
-      Deployments.discard(cell.group());
+      try {
+        Deployments.discard(cell.group());
+      } catch (RuntimeException e) {
+        failed.addSuppressed(e);
+      }
       throw failed;
     } finally {
       CellRun.end();
