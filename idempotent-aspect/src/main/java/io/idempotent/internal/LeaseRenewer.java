@@ -304,6 +304,11 @@ final class LeaseRenewer {
     }
   }
 
+  /** When a lease falls due for renewal: at a third of its length. */
+  private static long intervalOf(Duration lease) {
+    return Math.max(1_000_000L, lease.toNanos() / 3);
+  }
+
   /** One running call's lease, or the outcome of a finished call still to be recorded. */
   final class Renewal {
     final CallPlan plan;
@@ -332,35 +337,34 @@ final class LeaseRenewer {
 
     private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
         Duration maxRunTime, long now) {
-      this.plan = plan;
-      this.store = store;
-      this.key = key;
-      this.owner = owner;
-      this.lease = lease;
-      this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
-      this.maxRunTime = maxRunTime;
-      this.endsAt = now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4); // at most 3650 days: no overflow
-      this.due = now + intervalNanos;
-      this.recording = null;
-      this.renewing = true;
+      this(plan, store, key, owner, lease, maxRunTime,
+          now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4), // at most 3650 days: no overflow
+          now + intervalOf(lease), null, true, 0, 0);
     }
 
     /** A late recording: it ends when the call it records would have ({@code endsAt}). */
     private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
         Duration maxRunTime, long now, long endsAt, Renewal renewed, LateRecording recording) {
+      this(plan, store, key, owner, lease, maxRunTime, endsAt, now + FIRST_RECORDING_PAUSE_NANOS, recording,
+          renewed != null, renewed != null ? renewed.due : now, FIRST_RECORDING_PAUSE_NANOS);
+    }
+
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+        Duration maxRunTime, long endsAt, long due, LateRecording recording, boolean renewing, long renewDue,
+        long pauseNanos) {
       this.plan = plan;
       this.store = store;
       this.key = key;
       this.owner = owner;
       this.lease = lease;
-      this.intervalNanos = Math.max(1_000_000L, lease.toNanos() / 3);
+      this.intervalNanos = intervalOf(lease);
       this.maxRunTime = maxRunTime;
       this.endsAt = endsAt;
+      this.due = due;
       this.recording = recording;
-      this.pauseNanos = FIRST_RECORDING_PAUSE_NANOS;
-      this.due = now + FIRST_RECORDING_PAUSE_NANOS;
-      this.renewing = renewed != null;
-      this.renewDue = renewed != null ? renewed.due : now;
+      this.renewing = renewing;
+      this.renewDue = renewDue;
+      this.pauseNanos = pauseNanos;
     }
 
     void cancel() {

@@ -43,7 +43,17 @@ abstract class Connections {
   }
 
   /** Runs {@code work} on a connection of its own and commits it (or rolls it back) before returning. */
-  abstract <R> R run(Work<R> work);
+  final <R> R run(Work<R> work) {
+    return run(work, true);
+  }
+
+  /**
+   * As {@link #run(Work)}; with {@code pausable} false it is not refused while the database is taken for
+   * unreachable ({@link Reachability}) but waits for a connection as long as the operation timeout: for
+   * the operations that keep a running call's claim (renewals) and record an outcome already produced, which
+   * run on few threads, and which a pool that a burst of callers exhausted must not starve of their turn.
+   */
+  abstract <R> R run(Work<R> work, boolean pausable);
 
   /** A connection kept across several calls of the store (a transaction-scoped claim); closing gives it back. */
   interface Held extends AutoCloseable {
@@ -64,8 +74,8 @@ abstract class Connections {
   static Connections of(DataSource dataSource, Duration timeout) {
     return new Connections(timeout, dataSource) {
       @Override
-      <R> R run(Work<R> work) {
-        Connection c = borrow(dataSource::getConnection);
+      <R> R run(Work<R> work, boolean pausable) {
+        Connection c = borrow(dataSource::getConnection, pausable);
         try (c) {
           int previous = limitReplies(c);
           try {
@@ -82,7 +92,7 @@ abstract class Connections {
 
       @Override
       Held hold() {
-        Connection c = borrow(dataSource::getConnection);
+        Connection c = borrow(dataSource::getConnection, true);
         int previous = limitReplies(c);
         return new Held() {
           @Override
@@ -108,10 +118,10 @@ abstract class Connections {
   static Connections of(Jdbi jdbi, Duration timeout) {
     return new Connections(timeout, jdbi) {
       @Override
-      <R> R run(Work<R> work) {
+      <R> R run(Work<R> work, boolean pausable) {
         // committed on the JDBC connection itself: JDBI treats a connection that arrives with auto-commit
         // off as enrolled in a transaction its owner manages, and would neither begin nor commit one
-        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi));
+        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi), pausable);
         try (h) {
           Connection c = h.getConnection();
           int previous = limitReplies(c);
@@ -129,7 +139,7 @@ abstract class Connections {
 
       @Override
       Held hold() {
-        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi));
+        Handle h = borrow(() -> JoinedTransactions.openOwn(jdbi), true);
         int previous = limitReplies(h.getConnection());
         return new Held() {
           @Override
@@ -148,11 +158,13 @@ abstract class Connections {
   }
 
   /**
-   * Waits for a connection (or a handle) at most the operation timeout; fails at once while the database
-   * is taken for unreachable ({@link Reachability}).
+   * Waits for a connection (or a handle) at most the operation timeout; when {@code pausable}, fails at
+   * once while the database is taken for unreachable ({@link Reachability}).
    */
-  final <T> T borrow(AcquisitionDeadlines.Wait<T, SQLException> wait) {
-    reachability.check();
+  final <T> T borrow(AcquisitionDeadlines.Wait<T, SQLException> wait, boolean pausable) {
+    if (pausable) {
+      reachability.check();
+    }
     T borrowed;
     long start = System.nanoTime();
     try {
@@ -198,8 +210,9 @@ abstract class Connections {
   private IdempotencyStoreException noConnection(String why, Throwable cause) {
     return new NoConnection("The idempotency store got no database connection from " + source
         + " (" + why + "). The database may be unreachable, or the pool exhausted: size it for the calls that run"
-        + " at the same time, each holding one connection of the store's while it claims or records (in the"
-        + " JOINED modes also the caller's own). The operation timeout (idempotent.jdbi.operation-timeout,"
+        + " at the same time, each holding one connection of the store's while it claims or records, and a call"
+        + " recorded on its own inside a transaction also the caller's (the pool sizing table of idempotent-jdbi's"
+        + " README). The operation timeout (idempotent.jdbi.operation-timeout,"
         + " JdbiIdempotencyStore.Builder#operationTimeout, default " + DEFAULT_OPERATION_TIMEOUT + ") bounds the"
         + " wait", cause);
   }

@@ -167,7 +167,7 @@ abstract class Dialect {
       return null;
     }
     List<String> missing = new ArrayList<>();
-    for (String required : REQUIRED_COLUMNS) {
+    for (String required : concat(REQUIRED_COLUMNS, ownColumns())) {
       if (!columns.contains(required)) {
         missing.add(required);
       }
@@ -189,6 +189,17 @@ abstract class Dialect {
   /** The columns every dialect's statements read or write. */
   private static final List<String> REQUIRED_COLUMNS = List.of("idempotency_key", "fingerprint", "state",
       "owner_token", "taken_over", "expires_at", "outcome_kind", "result_json", "failure_type", "failure_message");
+
+  /** The columns this dialect's statements read or write besides {@link #REQUIRED_COLUMNS}. */
+  List<String> ownColumns() {
+    return List.of();
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
 
   /** The columns of the first layout that the purge column layout no longer writes. */
   private static final List<String> LEGACY_COLUMNS = List.of("lease_until", "created_at", "completed_at");

@@ -359,8 +359,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       }
       return done.completed();
     }
-    // a claim committed on its own (or one whose transaction has ended, its row committed)
-    return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros)) == 1;
+    // a claim committed on its own (or one whose transaction has ended, its row committed); the method has
+    // run, so the outcome waits its turn for a connection even while the store's other operations pause
+    return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
   }
 
   /**
@@ -371,9 +372,14 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * the owner token (or, for a purge, decided again from the rows as they are then).
    */
   private <R> R repeating(Connections.Work<R> work) {
+    return repeating(work, true);
+  }
+
+  /** As {@link #repeating(Connections.Work)}, not refused while the database is taken for unreachable unless {@code pausable}. */
+  private <R> R repeating(Connections.Work<R> work, boolean pausable) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return connections.run(work);
+        return connections.run(work, pausable);
       } catch (RuntimeException e) {
         if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
           throw e;
@@ -399,7 +405,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (scoped.renew(owner) != null) {
       return true;
     }
-    return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease))) == 1;
+    // a running call's claim: not refused by the pause, so that an exhausted pool cannot starve it past its lease
+    return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease)), false) == 1;
   }
 
   @Override

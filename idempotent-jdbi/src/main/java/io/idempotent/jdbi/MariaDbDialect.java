@@ -142,6 +142,12 @@ final class MariaDbDialect extends Dialect {
     }
   }
 
+  /** The first layout's columns, which MariaDB's statements still write (it has no purge column layout). */
+  @Override
+  List<String> ownColumns() {
+    return List.of("lease_until", "created_at", "completed_at");
+  }
+
   @Override
   String keyColumnProblem(Connection c) throws SQLException {
     String[] sn = schemaAndName();

@@ -95,4 +95,27 @@ class KeyColumnShapeTest {
       jdbi.useHandle(h -> h.execute("DROP TABLE " + other));
     }
   }
+
+  /** A table with every column the other databases' statements use, but not the ones MariaDB's still write. */
+  @org.junit.jupiter.api.Test
+  void build_onMariaDb_refusesATableWithoutTheColumnsItsStatementsWrite() {
+    TestDatabase db = TestDatabase.MARIADB;
+    db.requireReachable();
+    Jdbi jdbi = db.jdbi();
+    String other = "portable_shaped_records";
+    jdbi.useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS " + other);
+      h.execute("CREATE TABLE " + other + " (idempotency_key VARCHAR(255) CHARACTER SET utf8mb4 COLLATE"
+          + " utf8mb4_nopad_bin NOT NULL PRIMARY KEY, fingerprint VARCHAR(255) NOT NULL, state VARCHAR(16) NOT NULL,"
+          + " owner_token VARCHAR(255), taken_over BOOLEAN NOT NULL DEFAULT FALSE, expires_at DATETIME(6) NOT NULL,"
+          + " outcome_kind VARCHAR(8), result_json LONGTEXT, failure_type VARCHAR(1000), failure_message TEXT)");
+    });
+    try {
+      assertThatThrownBy(() -> JdbiIdempotencyStore.builder(jdbi).table(other).build())
+          .isInstanceOf(IdempotencyConfigurationException.class)
+          .hasMessageContaining(other).hasMessageContaining("has no column lease_until, created_at, completed_at");
+    } finally {
+      jdbi.useHandle(h -> h.execute("DROP TABLE " + other));
+    }
+  }
 }

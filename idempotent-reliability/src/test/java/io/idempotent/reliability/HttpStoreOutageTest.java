@@ -69,6 +69,19 @@ class HttpStoreOutageTest {
     }
   }
 
+  /** The ledger, on a connection that does not go through the proxy. */
+  private static Jdbi ledger(HikariDataSource direct) {
+    Jdbi jdbi = Jdbi.create(direct);
+    LEDGER.createTable(jdbi);
+    return jdbi;
+  }
+
+  /** The table store on {@code pool} and the filter before {@code payments}, on Jetty. */
+  private static Server serve(HikariDataSource pool, Payments payments) throws Exception {
+    JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool).table(Database.TABLE).createSchema(true).build();
+    return start(Idempotency.create(IdempotencyConfig.builder().store(store).build()), payments);
+  }
+
   /** Jetty on an ephemeral port with the filter in front of {@code app} at /payments. */
   private static Server start(Idempotency idempotency, HttpServlet app) throws Exception {
     Server server = new Server();
@@ -120,13 +133,10 @@ class HttpStoreOutageTest {
     try (FaultProxy proxy = ProxiedPostgres.proxy();
          HikariDataSource pool = ProxiedPostgres.recommendedPool(proxy, "http-blip");
          HikariDataSource ledgerPool = Database.POSTGRES.newPool(2, "http-ledger")) {
-      Jdbi direct = Jdbi.create(ledgerPool);
-      LEDGER.createTable(direct);
+      Jdbi direct = ledger(ledgerPool);
       String run = Calls.newRun();
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool).table(Database.TABLE).createSchema(true).build();
-      Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
       Payments payments = new Payments(direct, run, 2_000);
-      Server server = start(idempotency, payments);
+      Server server = serve(pool, payments);
       try {
         String key = run + ":p1";
         long start = System.nanoTime();
@@ -171,13 +181,10 @@ class HttpStoreOutageTest {
          HikariDataSource pool = fault.equals("silent") ? ProxiedPostgres.recommendedPool(proxy, "http-down-" + fault)
              : ProxiedPostgres.defaultPool(proxy, "http-down-" + fault);
          HikariDataSource ledgerPool = Database.POSTGRES.newPool(2, "http-ledger")) {
-      Jdbi direct = Jdbi.create(ledgerPool);
-      LEDGER.createTable(direct);
+      Jdbi direct = ledger(ledgerPool);
       String run = Calls.newRun();
-      JdbiIdempotencyStore store = JdbiIdempotencyStore.builder(pool).table(Database.TABLE).createSchema(true).build();
-      Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
       Payments payments = new Payments(direct, run, 0);
-      Server server = start(idempotency, payments);
+      Server server = serve(pool, payments);
       try {
         String recorded = run + ":recorded";
         String fresh = run + ":new";
