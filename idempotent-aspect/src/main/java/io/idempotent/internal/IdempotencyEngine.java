@@ -155,7 +155,11 @@ public final class IdempotencyEngine {
     String owner = takeOwner();
     Waiting waiting = null;
     while (true) {
-      ClaimResult claim = claim(plan, store, storedKey, fingerprint, owner, lease);
+      // a call of this key whose outcome is on its way to the store from here is still in progress, even
+      // where the store let its lease run out meanwhile: no caller in this JVM takes it over
+      ClaimResult claim = renewer.recording(store, storedKey)
+          ? ClaimResult.existing(IdempotencyRecord.inProgress(storedKey, fingerprint, null))
+          : claim(plan, store, storedKey, fingerprint, owner, lease);
       if (claim.claimed()) {
         return runClaimed(plan, store, storedKey, owner, lease, claim, invocation);
       }

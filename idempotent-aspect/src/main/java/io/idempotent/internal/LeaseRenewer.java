@@ -78,6 +78,24 @@ final class LeaseRenewer {
   private final TimeSource time;
   private final Set<Renewal> active = ConcurrentHashMap.newKeySet();
   /**
+   * The late recordings by store and key: a call of such a key is still in progress in this JVM, whatever
+   * the store says of its lease (which a store that stayed unreachable may have let run out).
+   */
+  private final Map<StoredKey, Renewal> recordings = new ConcurrentHashMap<>();
+
+  /** A key of one store (by identity). */
+  private record StoredKey(IdempotencyStore store, String key) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof StoredKey k && k.store == store && k.key.equals(key);
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(store) * 31 + key.hashCode();
+    }
+  }
+  /**
    * One lane per store, by identity; a lane's thread ends when it has been idle for a while, and the
    * lanes are dropped when the timekeeper goes idle. Changed only by the timekeeper's thread.
    */
@@ -125,7 +143,22 @@ final class LeaseRenewer {
       Duration maxRunTime, Renewal renewed, LateRecording recording) {
     long now = time.nanoTime();
     long endsAt = renewed != null ? renewed.endsAt : now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4);
-    schedule(new Renewal(plan, store, key, owner, lease, maxRunTime, now, endsAt, renewed, recording));
+    Renewal r = new Renewal(plan, store, key, owner, lease, maxRunTime, now, endsAt, renewed, recording);
+    recordings.put(new StoredKey(store, key), r);
+    schedule(r);
+  }
+
+  /** Whether an outcome of {@code key} waits here to be recorded in {@code store}. */
+  boolean recording(IdempotencyStore store, String key) {
+    return !recordings.isEmpty() && recordings.containsKey(new StoredKey(store, key));
+  }
+
+  /** Stops renewing {@code r}; a late recording's key is no longer in progress here. */
+  private void retire(Renewal r) {
+    active.remove(r);
+    if (r.recording != null) {
+      recordings.remove(new StoredKey(r.store, r.key), r);
+    }
   }
 
   private void schedule(Renewal r) {
@@ -175,7 +208,7 @@ final class LeaseRenewer {
         }
         if (r.due - now <= 0) {
           if (now - r.endsAt >= 0) {
-            active.remove(r); // ran too long: let its lease run out
+            retire(r); // ran too long: let its lease run out
             if (r.recording != null) {
               listener.recordingAbandoned(r.plan, r.key, r.maxRunTime);
             } else if (!r.cancelled) {
@@ -262,7 +295,7 @@ final class LeaseRenewer {
     if (renewed) {
       r.due = now + r.intervalNanos;
     } else {
-      active.remove(r);
+      retire(r);
       if (!r.cancelled) {
         listener.leaseLost(r.plan, r.store, r.key, "renew its lease");
       }
@@ -282,7 +315,7 @@ final class LeaseRenewer {
       if (r.renewing && now - r.renewDue >= 0) {
         try {
           if (!r.store.renew(r.key, r.owner, r.lease)) {
-            active.remove(r);
+            retire(r);
             listener.leaseLost(r.plan, r.store, r.key, "renew its lease while its outcome waited to be recorded");
             return;
           }
@@ -296,7 +329,7 @@ final class LeaseRenewer {
       r.due = r.renewing && r.renewDue - next < 0 ? r.renewDue : next; // a short lease is not let run out
       return;
     }
-    active.remove(r);
+    retire(r);
     if (recorded) {
       listener.recordedLate(r.plan, r.key, r.recording);
     } else {
@@ -369,7 +402,7 @@ final class LeaseRenewer {
 
     void cancel() {
       cancelled = true;
-      active.remove(this);
+      retire(this);
     }
 
     /**
