@@ -107,7 +107,9 @@ public final class Idempotency {
     List<String> problems = new ArrayList<>();
     for (Class<?> c : classes) {
       for (Method m : c.getDeclaredMethods()) {
-        if (m.isAnnotationPresent(Idempotent.class)) {
+        // a bridge (an override with a narrower return type) carries a copy of the annotation, but only
+        // forwards to the method it bridges, whose execution the aspect advises
+        if (m.isAnnotationPresent(Idempotent.class) && !m.isBridge()) {
           String notWoven = MethodPlan.notWoven(m);
           if (notWoven != null) {
             problems.add(notWoven);

@@ -43,18 +43,39 @@ public final class IdempotentProcessor extends AbstractProcessor {
 
   static final String WEAVING_OPTION = "idempotent.weaving";
 
-  static final String AJC_SNIPPET = """
+  /**
+   * The README's primary build, shortened: javac keeps compiling (with this processor among its processors),
+   * then ajc weaves its classes in place. docs/BUILDS.md holds the others.
+   */
+  static final String WEAVE_SNIPPET = """
+        <plugin>
+          <artifactId>maven-compiler-plugin</artifactId>
+          <configuration>
+            <compilerArgs><arg>-Aidempotent.weaving=post-compile</arg></compilerArgs>
+          </configuration>
+        </plugin>
         <plugin>
           <groupId>dev.aspectj</groupId>
           <artifactId>aspectj-maven-plugin</artifactId>
           <configuration>
             <complianceLevel>17</complianceLevel>
-            <parameters>true</parameters>
             <aspectLibraries>
               <aspectLibrary><groupId>io.idempotent</groupId><artifactId>idempotent-aspect</artifactId></aspectLibrary>
             </aspectLibraries>
+            <forceAjcCompile>true</forceAjcCompile>
+            <sources/>
+            <testSources/>
           </configuration>
-          <executions><execution><goals><goal>compile</goal></goals></execution></executions>
+          <executions>
+            <execution>
+              <id>weave-classes</id><phase>process-classes</phase><goals><goal>compile</goal></goals>
+              <configuration><weaveDirectories><weaveDirectory>${project.build.outputDirectory}</weaveDirectory></weaveDirectories></configuration>
+            </execution>
+            <execution>
+              <id>weave-test-classes</id><phase>process-test-classes</phase><goals><goal>test-compile</goal></goals>
+              <configuration><weaveDirectories><weaveDirectory>${project.build.testOutputDirectory}</weaveDirectory></weaveDirectories></configuration>
+            </execution>
+          </executions>
         </plugin>
       """;
 
@@ -185,17 +206,16 @@ public final class IdempotentProcessor extends AbstractProcessor {
         return;
       }
       String message = description + " is compiled by javac, which does not weave the idempotency aspect: its calls"
-          + " would run unprotected. Compile with ajc, e.g. aspectj-maven-plugin in place of maven-compiler-plugin";
+          + " would run unprotected. Keep javac and let ajc weave its classes afterwards";
       if (snippetShown) {
-        message += " (configuration in the first such error)";
+        message += " (configuration in the first such error). ";
       } else {
-        message += ":\n" + AJC_SNIPPET;
+        message += " (aspectj-maven-plugin, the README's build section):\n" + WEAVE_SNIPPET;
         snippetShown = true;
       }
-      error(null, message + "When aspectj-maven-plugin is already in the build, javac compiles the sources before"
-          + " it: switch off maven-compiler-plugin's default-compile and default-testCompile executions"
-          + " (<phase>none</phase>), since ajc compiles them itself. When ajc weaves javac's classes afterwards"
-          + " (binary weaving), compile with -A" + WEAVING_OPTION + "=post-compile");
+      error(null, message + "-A" + WEAVING_OPTION + "=post-compile tells this check that ajc weaves the compiled"
+          + " classes, also where aspectj-maven-plugin compiles the sources again after javac; -A" + WEAVING_OPTION
+          + "=load-time that the AspectJ agent weaves them as they load (docs/BUILDS.md)");
     }
 
     private ExpressionParser.Parameters<TypeMirror> parameters() {

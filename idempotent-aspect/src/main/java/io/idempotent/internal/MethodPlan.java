@@ -56,6 +56,13 @@ public final class MethodPlan {
     }
     MethodSignatureInfo sig = MethodSignatureInfo.of(method, parameterNames);
     String description = sig.description();
+    if (kotlinSuspend(method)) {
+      throw new IdempotencyConfigurationException(description + " is a Kotlin suspend function, which @Idempotent"
+          + " does not support: its outcome arrives through its Continuation after the method has returned, and"
+          + " the Continuation is not part of what the call is about. Annotate a function that is not suspend"
+          + " (call it from the coroutine, e.g. inside withContext(Dispatchers.IO)) or use"
+          + " Idempotency.global().call(...)");
+    }
     Expression key = ExpressionParser.compile(a.key(), "key", sig);
     Expression scope = a.scope().isBlank() ? null : ExpressionParser.compile(a.scope(), "scope", sig);
     Expression[] payload = null;
@@ -131,6 +138,12 @@ public final class MethodPlan {
         roots.toArray(new String[0]));
   }
 
+  /** Whether {@code method} is a Kotlin suspend function: kotlinc adds a last parameter, its Continuation. */
+  static boolean kotlinSuspend(Method method) {
+    Class<?>[] types = method.getParameterTypes();
+    return types.length > 0 && types[types.length - 1].getName().equals("kotlin.coroutines.Continuation");
+  }
+
   /**
    * Why {@code store}, the store attribute of an annotation, cannot name a store, or null; empty names the
    * default store.
@@ -183,8 +196,9 @@ public final class MethodPlan {
       }
     }
     return description + " is annotated with @Idempotent but was not woven, so its calls run unprotected: compile"
-        + " it with ajc and idempotent-aspect as the aspect library (aspectj-maven-plugin), or weave the compiled"
-        + " classes with ajc";
+        + " it with ajc and idempotent-aspect as the aspect library (aspectj-maven-plugin), weave the compiled"
+        + " classes with ajc, or run with the AspectJ weaver agent (-javaagent:aspectjweaver.jar), which weaves"
+        + " them as they load";
   }
 
   /**

@@ -25,15 +25,32 @@ public final class MethodSignatureInfo {
     this.namesPresent = namesPresent;
   }
 
-  /** From reflection: names are real when compiled with {@code -parameters}, else {@code arg0...}. */
+  /**
+   * The names the weaver recorded, else those of reflection (real when compiled with {@code -parameters},
+   * else {@code arg0...}). A weaver that found no debug information in the class file (javac without
+   * {@code -g}, woven after compiling or as the class loads) records {@code arg0...} too: then the names
+   * of {@code -parameters} are the real ones.
+   */
   public static MethodSignatureInfo of(Method m, String[] parameterNames) {
-    String[] names = parameterNames;
-    boolean present = true;
-    if (names == null || names.length != m.getParameterCount()) {
-      names = Arrays.stream(m.getParameters()).map(p -> p.getName()).toArray(String[]::new);
-      present = Arrays.stream(m.getParameters()).allMatch(Parameter::isNamePresent);
+    Parameter[] parameters = m.getParameters();
+    boolean reflected = Arrays.stream(parameters).allMatch(Parameter::isNamePresent);
+    if (parameterNames != null && parameterNames.length == parameters.length
+        && !(reflected && placeholders(parameterNames))) {
+      return new MethodSignatureInfo(describe(m), parameterNames, m.getParameterTypes(),
+          !placeholders(parameterNames));
     }
-    return new MethodSignatureInfo(describe(m), names, m.getParameterTypes(), present);
+    String[] names = Arrays.stream(parameters).map(Parameter::getName).toArray(String[]::new);
+    return new MethodSignatureInfo(describe(m), names, m.getParameterTypes(), reflected);
+  }
+
+  /** Whether {@code names} are arg0, arg1...: what a weaver records when the class file kept no names. */
+  private static boolean placeholders(String[] names) {
+    for (int i = 0; i < names.length; i++) {
+      if (!names[i].equals("arg" + i)) {
+        return false;
+      }
+    }
+    return names.length > 0;
   }
 
   public static String describe(Method m) {

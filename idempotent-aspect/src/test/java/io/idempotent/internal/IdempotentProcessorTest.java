@@ -58,7 +58,7 @@ class IdempotentProcessorTest {
   }
 
   @Test
-  void discoveredOnTheClassPath_plainJavacIsRefusedWithTheAjcConfiguration() {
+  void discoveredOnTheClassPath_plainJavacIsRefusedWithTheWeavingConfiguration() {
     String source = orders("""
           @Idempotent(key = "#id")
           public String place(String id) { return id; }
@@ -67,8 +67,9 @@ class IdempotentProcessorTest {
 
     assertOneError(r, annotationAbove(source, "public String place"), "shop.Orders.place(String) is compiled by javac",
         "would run unprotected", "<artifactId>aspectj-maven-plugin</artifactId>",
-        "<artifactId>idempotent-aspect</artifactId>", "-Aidempotent.weaving=post-compile",
-        "switch off maven-compiler-plugin's default-compile");
+        "<artifactId>idempotent-aspect</artifactId>", "<arg>-Aidempotent.weaving=post-compile</arg>",
+        "<phase>process-classes</phase>", "<weaveDirectory>${project.build.outputDirectory}</weaveDirectory>",
+        "-Aidempotent.weaving=load-time");
   }
 
   @Test

@@ -285,7 +285,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   private ClaimResult existingOr(Dialect.ClaimRequest request,
       java.util.function.Supplier<IdempotencyConfigurationException> refusal) {
-    Optional<IdempotencyRecord> live = scoped.find(request.storedKey(), request.key());
+    Optional<IdempotencyRecord> live = scoped.find(request.storedKey(), request.key(), this::repeating);
     if (live.isPresent()) {
       return ClaimResult.existing(live.get());
     }
@@ -411,7 +411,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    return scoped.find(KEY_RULES.requireAccepted(key), key);
+    return scoped.find(KEY_RULES.requireAccepted(key), key, this::repeating);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The claims whose row is written in a transaction that stays open until the call's outcome is written in
@@ -235,9 +236,10 @@ final class TransactionScopedClaims {
    * The committed live row of {@code storedKey}, or, when there is none but a transaction holds an
    * uncommitted claim of it (as far as the database can tell), an in-progress record; read in the calling
    * thread's joined transaction when it has one, so that a duplicate waiting there borrows no second
-   * connection.
+   * connection. Elsewhere it is a unit of work of the store's own, run by {@code own} (which repeats it after
+   * a serialization failure: a session that defaults to {@code SERIALIZABLE} can fail even a lone read).
    */
-  Optional<IdempotencyRecord> find(String storedKey, String key) {
+  Optional<IdempotencyRecord> find(String storedKey, String key, Function<Connections.Work<StoredRow>, StoredRow> own) {
     CallerTransactions.Transaction joined = currentOrNone();
     StoredRow row;
     boolean running;
@@ -246,7 +248,7 @@ final class TransactionScopedClaims {
       running = row == null && noWait.running(joined.connection(), storedKey);
     } else {
       boolean[] held = new boolean[1];
-      row = connections.run(c -> {
+      row = own.apply(c -> {
         StoredRow r = dialect.find(c, storedKey);
         held[0] = r == null && noWait.running(c, storedKey);
         return r;

@@ -89,7 +89,8 @@ class LayeredFarStoreDownTest {
   /**
    * A duplicate of a call running in this JVM is refused from memory while the database is down; but the
    * running call's outcome cannot be written to the table, so it is not copied near either: a retry after
-   * it is not answered from memory, it fails closed.
+   * it is not answered from memory. While the outcome waits here to be recorded, the key is in progress in
+   * this JVM, and a retry is refused as such.
    */
   @ParameterizedTest
   @MethodSource("io.idempotent.jdbi.TestDatabase#h2AndPostgres")
@@ -112,7 +113,8 @@ class LayeredFarStoreDownTest {
     finish.countDown();
 
     assertThat(first.get(1, TimeUnit.MINUTES)).isEqualTo("ran while the database went down");
-    assertThatThrownBy(() -> call(key, 1)).isInstanceOf(IdempotencyStoreException.class);
+    assertThatThrownBy(() -> call(key, 1)).as("the outcome waits to be recorded")
+        .isInstanceOf(IdempotencyInProgressException.class);
     assertThat(runs).hasValue(1);
   }
 

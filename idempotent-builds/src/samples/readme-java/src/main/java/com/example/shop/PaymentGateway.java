@@ -1,0 +1,6 @@
+package com.example.shop;
+
+/** The payment provider the README's {@code Payments} charges through. */
+public interface PaymentGateway {
+  Receipt charge(String orderId, long cents);
+}

@@ -1,0 +1,5 @@
+package com.example.shop;
+
+import io.idempotent.Idempotent;
+
+// README snippet: annotate
