@@ -10,13 +10,16 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Writes the sample projects with the README's snippets in their poms, ready for the invoker to build.
+ * Writes the sample projects with the snippets of the README, the docs and the modules' READMEs in their
+ * poms and Java sources, ready for the invoker to build.
  *
  * <p>Each folder of the samples directory with a {@code pom.xml} is a sample. It is copied to
  * {@code <out>/jdk17/<sample>}, and to {@code <out>/jdk25/<sample>} for the samples named for JDK 25 when
@@ -51,13 +54,8 @@ public final class SampleProjects {
     String version = args[5];
     Path localRepository = Path.of(args[6]);
 
-    // the README's snippets, and those of the page on other builds it links to
-    Path builds = readme.resolveSibling("docs").resolve("BUILDS.md");
-    String text = Files.readString(readme, StandardCharsets.UTF_8);
-    if (Files.exists(builds)) {
-      text += "\n" + Files.readString(builds, StandardCharsets.UTF_8);
-    }
-    Snippets snippets = Snippets.parse(readme + " and " + builds, text);
+    Snippets snippets = Snippets.parse(documents(readme));
+    checkJavaMarked(snippets);
     checkBomVersion(readme.toString(), snippets, version);
     boolean withJdk25 = Files.isExecutable(jdk25.resolve("bin").resolve("java"));
     if (!withJdk25) {
@@ -75,9 +73,51 @@ public final class SampleProjects {
         written.add(name + " (JDK 25)");
       }
     }
+    List<String> unused = snippets.unused();
+    if (!unused.isEmpty()) {
+      throw new SnippetException("no sample builds the snippets " + unused + ": a marked snippet goes into a "
+          + "sample's pom.xml (<!-- README snippet: NAME -->) or Java source (// README snippet: NAME)");
+    }
     Files.createDirectories(out.resolve("jdk25"));
     Files.writeString(out.resolve("settings.xml"), settings(localRepository), StandardCharsets.UTF_8);
-    System.out.println("[idempotent-builds] samples with the README's snippets: " + written);
+    System.out.println("[idempotent-builds] samples with the snippets of the README and docs: " + written);
+  }
+
+  /**
+   * The texts whose snippets the samples take, by file name: the README, then every page of the
+   * {@code docs} folder beside it, then the README of every folder beside it (the modules'), each in the
+   * order of their names.
+   */
+  static Map<String, String> documents(Path readme) throws IOException {
+    Path root = readme.toAbsolutePath().getParent();
+    List<Path> files = new ArrayList<>();
+    files.add(readme.toAbsolutePath());
+    Path docs = root.resolve("docs");
+    if (Files.isDirectory(docs)) {
+      try (Stream<Path> s = Files.list(docs)) {
+        s.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(files::add);
+      }
+    }
+    try (Stream<Path> s = Files.list(root)) {
+      s.map(d -> d.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(files::add);
+    }
+    Map<String, String> texts = new LinkedHashMap<>();
+    for (Path file : files) {
+      texts.put(root.relativize(file).toString(), Files.readString(file, StandardCharsets.UTF_8));
+    }
+    return texts;
+  }
+
+  /**
+   * Every ```java block of the docs and of the modules' READMEs has a marker, so that a sample compiles it.
+   * The root README's are not held to it: the example at its top stands for the whole library.
+   */
+  static void checkJavaMarked(Snippets snippets) {
+    List<String> unmarked = snippets.unmarkedJava().stream().filter(at -> !at.startsWith("README.md:")).toList();
+    if (!unmarked.isEmpty()) {
+      throw new SnippetException("Java blocks without a marker: " + unmarked + "; put a line <!-- snippet: NAME -->"
+          + " above each, and the snippet into a sample (idempotent-builds/src/samples)");
+    }
   }
 
   /** The dependencies snippet's BOM version is the build's: else a sample would build an older release. */

@@ -4,9 +4,11 @@ import java.io.StringReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.stream.XMLInputFactory;
@@ -21,22 +23,66 @@ final class Snippets {
 
   private static final Pattern MARKER = Pattern.compile("^\\s*<!--\\s*snippet:\\s*([A-Za-z0-9._-]+)\\s*-->\\s*$");
   private static final Pattern FENCE = Pattern.compile("^\\s*```.*$");
+  private static final Pattern JAVA_FENCE = Pattern.compile("^\\s*```\\s*java\\s*$");
 
   private final String source;
   private final Map<String, List<String>> blocks;
+  /** The file each snippet was read from, for messages. */
+  private final Map<String, String> origins;
+  /** Where a ```java block has no marker: {@code file:line}. */
+  private final List<String> unmarkedJava;
+  /** The snippets a sample asked for. */
+  private final Set<String> used = new HashSet<>();
 
-  private Snippets(String source, Map<String, List<String>> blocks) {
+  private Snippets(String source, Map<String, List<String>> blocks, Map<String, String> origins,
+      List<String> unmarkedJava) {
     this.source = source;
     this.blocks = blocks;
+    this.origins = origins;
+    this.unmarkedJava = unmarkedJava;
+  }
+
+  /**
+   * Reads the snippets of several texts (file name to text, in the order given), whose names must differ
+   * across them as within each: a name marked in two files fails naming both.
+   */
+  static Snippets parse(Map<String, String> texts) {
+    Map<String, List<String>> blocks = new LinkedHashMap<>();
+    Map<String, String> origins = new LinkedHashMap<>();
+    List<String> unmarkedJava = new ArrayList<>();
+    for (Map.Entry<String, String> text : texts.entrySet()) {
+      Snippets one = parse(text.getKey(), text.getValue());
+      unmarkedJava.addAll(one.unmarkedJava);
+      for (Map.Entry<String, List<String>> block : one.blocks.entrySet()) {
+        String earlier = origins.putIfAbsent(block.getKey(), text.getKey());
+        if (earlier != null) {
+          throw new SnippetException("snippet '" + block.getKey() + "' is marked in " + earlier + " and in "
+              + text.getKey() + ": a snippet's name must be unique across the README and the docs");
+        }
+        blocks.put(block.getKey(), block.getValue());
+      }
+    }
+    return new Snippets(String.join(", ", texts.keySet()), blocks, origins, List.copyOf(unmarkedJava));
   }
 
   /** Reads the snippets of a README's text; {@code source} names the file in messages. */
   static Snippets parse(String source, String readme) {
     List<String> lines = readme.lines().toList();
     Map<String, List<String>> blocks = new LinkedHashMap<>();
+    List<String> unmarkedJava = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       Matcher m = MARKER.matcher(lines.get(i));
       if (!m.matches()) {
+        if (FENCE.matcher(lines.get(i)).matches()) {
+          // a block without a marker: noted when it is Java, then skipped whole
+          if (JAVA_FENCE.matcher(lines.get(i)).matches()) {
+            unmarkedJava.add(source + ":" + (i + 1));
+          }
+          i++;
+          while (i < lines.size() && !FENCE.matcher(lines.get(i)).matches()) {
+            i++;
+          }
+        }
         continue;
       }
       String name = m.group(1);
@@ -61,7 +107,9 @@ final class Snippets {
       }
       i = close;
     }
-    return new Snippets(source, blocks);
+    Map<String, String> origins = new LinkedHashMap<>();
+    blocks.keySet().forEach(name -> origins.put(name, source));
+    return new Snippets(source, blocks, origins, List.copyOf(unmarkedJava));
   }
 
   /**
@@ -71,14 +119,16 @@ final class Snippets {
    */
   List<String> lines(String name, String path) {
     List<String> block = blocks.get(name);
+    used.add(name);
     if (block == null) {
       throw new SnippetException(source + " has no snippet '" + name + "' (a line <!-- snippet: " + name
-          + " --> before a fenced code block); the README's " + (blocks.isEmpty() ? "markers are missing"
+          + " --> before a fenced code block); the " + (blocks.isEmpty() ? "markers are missing"
           : "snippets are " + blocks.keySet()));
     }
     if (path.isEmpty()) {
       return block;
     }
+    String source = origins.get(name);
     boolean inside = path.endsWith("/*");
     String elementPath = inside ? path.substring(0, path.length() - 2) : path;
     int[] span = span(name, block, elementPath);
@@ -100,7 +150,19 @@ final class Snippets {
     return List.copyOf(blocks.keySet());
   }
 
+  /** The snippets no sample has asked for yet, each with its file. */
+  List<String> unused() {
+    return blocks.keySet().stream().filter(n -> !used.contains(n)).map(n -> n + " (" + origins.get(n) + ")")
+        .toList();
+  }
+
+  /** The ```java blocks without a marker, as {@code file:line}. */
+  List<String> unmarkedJava() {
+    return unmarkedJava;
+  }
+
   private int[] span(String name, List<String> block, String elementPath) {
+    String source = origins.get(name);
     // the block may hold several top-level elements (dependencyManagement and dependencies): give it a root
     String xml = "<snippet>\n" + String.join("\n", block) + "\n</snippet>";
     try {

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -204,5 +206,63 @@ class TemplateTest {
         "}", ""));
     assertThatThrownBy(() -> Template.renderSource("T.java", "// README snippet: other", snippets))
         .isInstanceOf(SnippetException.class).hasMessageContaining("T.java:1").hasMessageContaining("'other'");
+  }
+
+  @Test
+  void snippetsComeFromTheReadmeTheDocsAndTheModulesReadmes(@TempDir Path root) throws IOException {
+    Files.createDirectories(root.resolve("docs"));
+    Files.createDirectories(root.resolve("shop-http"));
+    Files.createDirectories(root.resolve("shop-none"));
+    Files.writeString(root.resolve("README.md"), block("annotate"));
+    Files.writeString(root.resolve("docs/HTTP.md"), block("http-filter"));
+    Files.writeString(root.resolve("docs/notes.txt"), block("not-a-page"));
+    Files.writeString(root.resolve("shop-http/README.md"), block("http-client"));
+
+    Map<String, String> texts = SampleProjects.documents(root.resolve("README.md"));
+    Snippets snippets = Snippets.parse(texts);
+
+    assertThat(texts.keySet()).containsExactly("README.md", "docs/HTTP.md", "shop-http/README.md");
+    assertThat(snippets.names()).containsExactly("annotate", "http-filter", "http-client");
+    assertThat(snippets.lines("http-client", "")).containsExactly("run(\"http-client\");");
+  }
+
+  @Test
+  void aNameMarkedInTwoFilesFailsNamingBoth() {
+    Map<String, String> texts = new LinkedHashMap<>();
+    texts.put("README.md", block("annotate") + block("configure"));
+    texts.put("docs/USAGE.md", block("configure"));
+
+    assertThatThrownBy(() -> Snippets.parse(texts))
+        .isInstanceOf(SnippetException.class)
+        .hasMessageContaining("'configure'")
+        .hasMessageContaining("README.md")
+        .hasMessageContaining("docs/USAGE.md");
+  }
+
+  @Test
+  void anUnmarkedJavaBlockOfTheDocsFails_andOneOfTheRootReadmeDoesNot() {
+    Map<String, String> texts = new LinkedHashMap<>();
+    texts.put("README.md", "# Shop\n\n```java\n@Idempotent void pay() {}\n```\n");
+    texts.put("docs/USAGE.md", block("usage-call") + "```xml\n<a/>\n```\n\n```java\nrun();\n```\n");
+    Snippets snippets = Snippets.parse(texts);
+
+    assertThat(snippets.unmarkedJava()).containsExactly("README.md:3", "docs/USAGE.md:10");
+    assertThatThrownBy(() -> SampleProjects.checkJavaMarked(snippets))
+        .isInstanceOf(SnippetException.class)
+        .hasMessageContaining("docs/USAGE.md:10")
+        .hasMessageNotContaining("README.md:3");
+  }
+
+  @Test
+  void aSnippetNoSampleAsksForIsUnused() {
+    Snippets snippets = Snippets.parse(Map.of("docs/USAGE.md", block("usage-call") + block("usage-codec")));
+
+    Template.renderSource("T.java", "// README snippet: usage-call", snippets);
+
+    assertThat(snippets.unused()).containsExactly("usage-codec (docs/USAGE.md)");
+  }
+
+  private static String block(String name) {
+    return "<!-- snippet: " + name + " -->\n```java\nrun(\"" + name + "\");\n```\n\n";
   }
 }

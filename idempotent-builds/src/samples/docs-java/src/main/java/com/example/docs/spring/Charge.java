@@ -1,0 +1,3 @@
+package com.example.docs.spring;
+
+public record Charge(String orderId, Money amount) {}

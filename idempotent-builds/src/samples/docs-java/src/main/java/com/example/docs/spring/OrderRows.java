@@ -1,0 +1,5 @@
+package com.example.docs.spring;
+
+public interface OrderRows {
+  Receipt insert(String orderId, Cart cart);
+}

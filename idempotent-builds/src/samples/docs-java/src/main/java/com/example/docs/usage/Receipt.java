@@ -1,0 +1,3 @@
+package com.example.docs.usage;
+
+public record Receipt(String orderId, long cents, Money fee) {}

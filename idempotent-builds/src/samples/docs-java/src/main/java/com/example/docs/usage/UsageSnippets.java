@@ -1,0 +1,16 @@
+package com.example.docs.usage;
+
+import io.idempotent.IdempotencyConfig;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.ResultCodec;
+
+/** docs/USAGE.md's configuration of the default codec's mapper. */
+public final class UsageSnippets {
+
+  private UsageSnippets() {}
+
+  public static IdempotencyConfig withMoneyModule(IdempotencyStore store) {
+    // README snippet: usage-codec
+    return config;
+  }
+}
