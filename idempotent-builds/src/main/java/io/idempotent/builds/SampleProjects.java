@@ -109,11 +109,11 @@ public final class SampleProjects {
   }
 
   /**
-   * Every ```java block of the docs and of the modules' READMEs has a marker, so that a sample compiles it.
-   * The root README's are not held to it: the example at its top stands for the whole library.
+   * Every ```java block of the README, the docs and the modules' READMEs has a marker, so that a sample
+   * compiles it.
    */
   static void checkJavaMarked(Snippets snippets) {
-    List<String> unmarked = snippets.unmarkedJava().stream().filter(at -> !at.startsWith("README.md:")).toList();
+    List<String> unmarked = snippets.unmarkedJava();
     if (!unmarked.isEmpty()) {
       throw new SnippetException("Java blocks without a marker: " + unmarked + "; put a line <!-- snippet: NAME -->"
           + " above each, and the snippet into a sample (idempotent-builds/src/samples)");

@@ -3,6 +3,7 @@ package com.example.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.CallOutcome;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyKeyReusedException;
@@ -27,6 +28,21 @@ class ReadmeTest {
 
     assertThat(charges).as("charges of order-42").hasValue(1);
     assertThat(payments.charge("order-42", 1999)).isEqualTo(new Receipt("order-42", 1999, 1));
+    assertThat(charges).hasValue(1);
+  }
+
+  @Test
+  void theOpeningExample_chargesOncePerOrderId() {
+    Idempotency.install(IdempotencyConfig.builder().store(CaffeineIdempotencyStore.builder().build()).build());
+    AtomicInteger charges = new AtomicInteger();
+    Checkout checkout = new Checkout((orderId, amount) ->
+        new Receipt(orderId, amount.cents(), charges.incrementAndGet()));
+
+    Receipt first = checkout.charge("order-7", new Money(1999, "EUR"));
+    Receipt retry = checkout.charge("order-7", new Money(1999, "EUR"));
+
+    assertThat(retry).isEqualTo(first);
+    assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.REPLAYED);
     assertThat(charges).hasValue(1);
   }
 }
