@@ -1,7 +1,6 @@
 package io.idempotent.micrometer;
 
 import io.idempotent.Effects;
-
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
@@ -13,6 +12,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A store that times its data operations in {@link MicrometerIdempotency#STORE_OPERATIONS} and passes
@@ -24,26 +24,50 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   private final MeterRegistry meters;
   private final Clock clock;
   private final String store;
-  private final Timer claim;
-  private final Timer complete;
-  private final Timer completeDetached;
-  private final Timer release;
-  private final Timer renew;
-  private final Timer find;
-  private final Timer purgeExpired;
+  private final Operation claim;
+  private final Operation complete;
+  private final Operation completeDetached;
+  private final Operation release;
+  private final Operation renew;
+  private final Operation find;
+  private final Operation purgeExpired;
 
   TimedIdempotencyStore(IdempotencyStore delegate, String store, MeterRegistry meters) {
     super(delegate);
     this.meters = meters;
     this.clock = meters.config().clock();
     this.store = store;
-    this.claim = timer("claim", "success");
-    this.complete = timer("complete", "success");
-    this.completeDetached = timer("complete_detached", "success");
-    this.release = timer("release", "success");
-    this.renew = timer("renew", "success");
-    this.find = timer("find", "success");
-    this.purgeExpired = timer("purge_expired", "success");
+    this.claim = new Operation("claim");
+    this.complete = new Operation("complete");
+    this.completeDetached = new Operation("complete_detached");
+    this.release = new Operation("release");
+    this.renew = new Operation("renew");
+    this.find = new Operation("find");
+    this.purgeExpired = new Operation("purge_expired");
+  }
+
+  /** One operation's timers: of successes, registered up front, and of failures, when one first happens. */
+  private final class Operation {
+    private final String name;
+    private final Timer succeeded;
+
+    Operation(String name) {
+      this.name = name;
+      this.succeeded = timer(name, "success");
+    }
+
+    /** Runs {@code call} on the wrapped store, timed under this operation with the outcome it had. */
+    <R> R time(Supplier<R> call) {
+      long start = clock.monotonicTime();
+      try {
+        R result = call.get();
+        succeeded.record(clock.monotonicTime() - start, TimeUnit.NANOSECONDS);
+        return result;
+      } catch (RuntimeException | Error e) {
+        timer(name, "error").record(clock.monotonicTime() - start, TimeUnit.NANOSECONDS);
+        throw e;
+      }
+    }
   }
 
   private Timer timer(String operation, String outcome) {
@@ -55,117 +79,45 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
         .register(meters);
   }
 
-  private void succeeded(Timer timer, long start) {
-    timer.record(clock.monotonicTime() - start, TimeUnit.NANOSECONDS);
-  }
-
-  private void failed(String operation, long start) {
-    timer(operation, "error").record(clock.monotonicTime() - start, TimeUnit.NANOSECONDS);
-  }
-
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    long start = clock.monotonicTime();
-    try {
-      ClaimResult result = delegate().claim(key, fingerprint, owner, lease);
-      succeeded(claim, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("claim", start);
-      throw e;
-    }
+    return claim.time(() -> delegate().claim(key, fingerprint, owner, lease));
   }
 
   /** Timed as a claim, like {@link #claim}. */
   @Override
   public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    long start = clock.monotonicTime();
-    try {
-      ClaimResult result = delegate().claimForCall(key, fingerprint, owner, lease, effects);
-      succeeded(claim, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("claim", start);
-      throw e;
-    }
+    return claim.time(() -> delegate().claimForCall(key, fingerprint, owner, lease, effects));
   }
 
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    long start = clock.monotonicTime();
-    try {
-      boolean result = delegate().complete(key, owner, outcome, ttl);
-      succeeded(complete, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("complete", start);
-      throw e;
-    }
+    return complete.time(() -> delegate().complete(key, owner, outcome, ttl));
   }
 
   @Override
   public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    long start = clock.monotonicTime();
-    try {
-      boolean result = delegate().completeDetached(key, owner, outcome, ttl);
-      succeeded(completeDetached, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("complete_detached", start);
-      throw e;
-    }
+    return completeDetached.time(() -> delegate().completeDetached(key, owner, outcome, ttl));
   }
 
   @Override
   public boolean release(String key, String owner) {
-    long start = clock.monotonicTime();
-    try {
-      boolean result = delegate().release(key, owner);
-      succeeded(release, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("release", start);
-      throw e;
-    }
+    return release.time(() -> delegate().release(key, owner));
   }
 
   @Override
   public boolean renew(String key, String owner, Duration lease) {
-    long start = clock.monotonicTime();
-    try {
-      boolean result = delegate().renew(key, owner, lease);
-      succeeded(renew, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("renew", start);
-      throw e;
-    }
+    return renew.time(() -> delegate().renew(key, owner, lease));
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    long start = clock.monotonicTime();
-    try {
-      Optional<IdempotencyRecord> result = delegate().find(key);
-      succeeded(find, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("find", start);
-      throw e;
-    }
+    return find.time(() -> delegate().find(key));
   }
 
   @Override
   public int purgeExpired(int maxRecords) {
-    long start = clock.monotonicTime();
-    try {
-      int result = delegate().purgeExpired(maxRecords);
-      succeeded(purgeExpired, start);
-      return result;
-    } catch (RuntimeException | Error e) {
-      failed("purge_expired", start);
-      throw e;
-    }
+    return purgeExpired.time(() -> delegate().purgeExpired(maxRecords));
   }
 
   @Override
