@@ -34,10 +34,11 @@ public final class MethodSignatureInfo {
   public static MethodSignatureInfo of(Method m, String[] parameterNames) {
     Parameter[] parameters = m.getParameters();
     boolean reflected = Arrays.stream(parameters).allMatch(Parameter::isNamePresent);
-    if (parameterNames != null && parameterNames.length == parameters.length
-        && !(reflected && placeholders(parameterNames))) {
-      return new MethodSignatureInfo(describe(m), parameterNames, m.getParameterTypes(),
-          !placeholders(parameterNames));
+    if (parameterNames != null && parameterNames.length == parameters.length) {
+      boolean recordedNone = placeholders(parameterNames);
+      if (!(reflected && recordedNone)) {
+        return new MethodSignatureInfo(describe(m), parameterNames, m.getParameterTypes(), !recordedNone);
+      }
     }
     String[] names = Arrays.stream(parameters).map(Parameter::getName).toArray(String[]::new);
     return new MethodSignatureInfo(describe(m), names, m.getParameterTypes(), reflected);
