@@ -10,7 +10,7 @@
 // is fixed by its manifest
 @SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
 module io.idempotent {
-  // woven code calls the AspectJ runtime, and ResultCodec.json hands out Jackson's mapper builder
+  // woven code calls the AspectJ runtime, and JsonCodec.customized hands out Jackson's mapper builder
   requires transitive org.aspectj.runtime;
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.annotation;

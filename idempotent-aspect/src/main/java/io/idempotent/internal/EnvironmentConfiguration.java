@@ -3,6 +3,7 @@ package io.idempotent.internal;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.MissingKeyPolicy;
+import io.idempotent.internal.text.ConfigText;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.ReplayedCause;
+import io.idempotent.internal.text.JsonText;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
 import io.idempotent.IdempotencyResultException;
+import io.idempotent.internal.text.JsonText;
 import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.Type;
 import java.util.concurrent.ConcurrentHashMap;

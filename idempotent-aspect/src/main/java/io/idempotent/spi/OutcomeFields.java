@@ -1,6 +1,6 @@
 package io.idempotent.spi;
 
-import io.idempotent.internal.JsonText;
+import io.idempotent.internal.text.JsonText;
 
 /**
  * A completed outcome as four text fields, for stores that keep outcomes as text (table columns, hash

@@ -1,5 +1,6 @@
 package io.idempotent.internal;
 
+import io.idempotent.internal.text.JsonText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -188,7 +189,7 @@ class OpenSlotsTest {
 
   @Test
   void customizedCodec_keepsOpenSlotsAsTheyWere() throws Exception {
-    ResultCodec custom = ResultCodec.json(b -> b.addModule(new com.fasterxml.jackson.databind.module.SimpleModule()));
+    ResultCodec custom = io.idempotent.JsonCodec.customized(b -> b.addModule(new com.fasterxml.jackson.databind.module.SimpleModule()));
     Map<String, Object> order = new LinkedHashMap<>(Map.of("total", new BigDecimal("19.990"), "n", 3L));
     Type type = typeOf("mapOfObjects");
     assertThat(custom.decode(custom.encode(order, type), type)).isEqualTo(order);

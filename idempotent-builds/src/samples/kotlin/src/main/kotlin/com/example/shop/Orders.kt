@@ -3,6 +3,7 @@ package com.example.shop
 import com.fasterxml.jackson.module.kotlin.kotlinModule
 import io.idempotent.Idempotency
 import io.idempotent.IdempotencyConfig
+import io.idempotent.JsonCodec
 import io.idempotent.Idempotent
 import io.idempotent.caffeine.CaffeineIdempotencyStore
 import io.idempotent.spi.ResultCodec
@@ -53,7 +54,7 @@ class SuspendingOrders {
 
 object IdempotencySetup {
     /** The default codec, with Jackson's Kotlin module added to its mapper: its limits stay in place. */
-    fun codec(): ResultCodec = ResultCodec.json { it.addModule(kotlinModule()) }
+    fun codec(): ResultCodec = JsonCodec.customized { it.addModule(kotlinModule()) }
 
     fun install(): Idempotency = Idempotency.install(
         IdempotencyConfig.builder()

@@ -1,8 +1,8 @@
 package com.example.docs.usage;
 
 import io.idempotent.IdempotencyConfig;
+import io.idempotent.JsonCodec;
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.spi.ResultCodec;
 
 /** docs/USAGE.md's configuration of the default codec's mapper. */
 public final class UsageSnippets {

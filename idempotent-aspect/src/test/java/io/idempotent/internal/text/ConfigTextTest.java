@@ -1,4 +1,4 @@
-package io.idempotent.internal;
+package io.idempotent.internal.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.idempotent.spi;
+package io.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import io.idempotent.IdempotencyResultException;
+import io.idempotent.spi.ResultCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /** The supported way to give the result codec an application's own Jackson additions. */
-class ResultCodecJsonTest {
+class JsonCodecTest {
 
   /** A money type an application serializes its own way, as "12.50 EUR". */
   static final class Money {
@@ -67,7 +67,7 @@ class ResultCodecJsonTest {
 
   @Test
   void customizedCodec_usesTheApplicationsModule_andStillReadsOrdinaryClasses() {
-    ResultCodec codec = ResultCodec.json(b -> b.addModule(moneyAsText()));
+    ResultCodec codec = JsonCodec.customized(b -> b.addModule(moneyAsText()));
     Invoice invoice = new Invoice();
     invoice.lines.add(new Money(new BigDecimal("12.50"), "EUR"));
     invoice.lines.add(null);
@@ -81,7 +81,7 @@ class ResultCodecJsonTest {
 
   @Test
   void customizedCodec_keepsTheLimitsOnWhatItReads() {
-    ResultCodec codec = ResultCodec.json(b -> b.addModule(moneyAsText()));
+    ResultCodec codec = JsonCodec.customized(b -> b.addModule(moneyAsText()));
     // a string past the 4 MiB a recorded result may have (plain Jackson would read up to 20 million chars)
     String tooLong = "\"" + "x".repeat(4 * 1024 * 1024 + 1) + "\"";
     assertThatThrownBy(() -> codec.decode(tooLong, String.class))
@@ -92,8 +92,8 @@ class ResultCodecJsonTest {
 
   @Test
   void defaultCodec_isTheSharedOne() {
-    assertThat(ResultCodec.json()).isSameAs(ResultCodec.json());
-    assertThat(ResultCodec.json().encode(new Money(BigDecimal.ONE, "EUR"), Money.class))
+    assertThat(JsonCodec.standard()).isSameAs(JsonCodec.standard());
+    assertThat(JsonCodec.standard().encode(new Money(BigDecimal.ONE, "EUR"), Money.class))
         .isEqualTo("{\"amount\":1,\"currency\":\"EUR\"}");
   }
 }

@@ -1,4 +1,4 @@
-package io.idempotent.internal;
+package io.idempotent.internal.text;
 
 import io.idempotent.IdempotencyConfigurationException;
 import java.time.Duration;

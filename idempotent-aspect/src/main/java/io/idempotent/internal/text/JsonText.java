@@ -1,4 +1,4 @@
-package io.idempotent.internal;
+package io.idempotent.internal.text;
 
 /** Spelling of JSON text so that every store keeps it exactly. */
 public final class JsonText {
