@@ -120,9 +120,14 @@ public final class IdempotentCall<T> {
   /** Like {@link #run} but also tells whether the result was replayed. */
   @SuppressWarnings("unchecked")
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
-    IdempotencyEngine.clearLastOutcome(); // also when the plan refuses the call
-    CallPlan plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-        payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime, effects);
+    CallPlan plan;
+    try {
+      plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
+          payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime, effects);
+    } catch (RuntimeException | Error e) {
+      IdempotencyEngine.refusedBeforeTheEngine(); // the plan refuses the call
+      throw e;
+    }
     Object[] values = payload;
     try {
       IdempotencyEngine.Result result = engine.call(plan, key, scope, values, body::get);

@@ -22,13 +22,19 @@ public class IdempotentAspect {
 
   @Around("execution(@io.idempotent.Idempotent * *(..))")
   public Object around(ProceedingJoinPoint pjp) throws Throwable {
-    IdempotencyEngine.clearLastOutcome(); // also when the plan or the key expression refuses the call
     JoinPoint.StaticPart site = pjp.getStaticPart();
     MethodPlan plan = plans.get(site);
-    if (plan == null) {
-      plan = plans.computeIfAbsent(site, IdempotentAspect::compile);
+    IdempotencyEngine engine;
+    try {
+      if (plan == null) {
+        plan = plans.computeIfAbsent(site, IdempotentAspect::compile);
+      }
+      engine = GlobalEngine.get();
+    } catch (RuntimeException | Error e) {
+      IdempotencyEngine.refusedBeforeTheEngine(); // a refused annotation, a configuration that cannot load
+      throw e;
     }
-    return plan.execute(GlobalEngine.get(), pjp.getArgs(), pjp::proceed);
+    return plan.execute(engine, pjp.getArgs(), pjp::proceed);
   }
 
   private static MethodPlan compile(JoinPoint.StaticPart site) {

@@ -262,23 +262,30 @@ public final class MethodPlan {
     if (!engine.config().enabled()) {
       return engine.execute(call, null, null, null, invocation);
     }
-    String k = evaluate(key, args, "key");
-    String s = scope == null ? null : evaluate(scope, args, "scope");
+    String k;
+    String s;
     Object[] values = null;
-    if (call.checkPayload) {
-      if (payload != null) {
-        values = new Object[payload.length];
-        for (int i = 0; i < payload.length; i++) {
-          values[i] = evaluateValue(payload[i], args);
+    try {
+      k = evaluate(key, args, "key");
+      s = scope == null ? null : evaluate(scope, args, "scope");
+      if (call.checkPayload) {
+        if (payload != null) {
+          values = new Object[payload.length];
+          for (int i = 0; i < payload.length; i++) {
+            values[i] = evaluateValue(payload[i], args);
+          }
+        } else if (fingerprinted != null) {
+          values = new Object[fingerprinted.length];
+          for (int i = 0; i < fingerprinted.length; i++) {
+            values[i] = args[fingerprinted[i]];
+          }
+        } else {
+          values = args;
         }
-      } else if (fingerprinted != null) {
-        values = new Object[fingerprinted.length];
-        for (int i = 0; i < fingerprinted.length; i++) {
-          values[i] = args[fingerprinted[i]];
-        }
-      } else {
-        values = args;
       }
+    } catch (RuntimeException | Error e) {
+      IdempotencyEngine.refusedBeforeTheEngine(); // a key, scope or payload expression that throws
+      throw e;
     }
     try {
       return engine.execute(call, k, s, values, invocation);

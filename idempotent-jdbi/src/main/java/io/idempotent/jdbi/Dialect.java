@@ -36,8 +36,8 @@ abstract class Dialect {
   /** What a claim found. {@code existing} is set exactly when {@code claimed} is false. */
   record Claim(boolean claimed, boolean takenOver, IdempotencyRecord existing) {}
 
-  /** The arguments of a claim. */
-  record ClaimRequest(String storedKey, String key, String fingerprint, String owner, long leaseMicros) {}
+  /** The arguments of a claim: {@code key} is the stored key, which the store's key rules accepted. */
+  record ClaimRequest(String key, String fingerprint, String owner, long leaseMicros) {}
 
   /** The longest TTL the purge column's guess takes: a day (the default TTL). */
   static final long MAX_TTL_GUESS_MICROS = 86_400_000_000L;
@@ -305,7 +305,7 @@ abstract class Dialect {
 
   /** Binds the claim's parameters that {@code sql} has (every claim statement has all four). */
   static void bindClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
-    sql.set(ps, "key", r.storedKey());
+    sql.set(ps, "key", r.key());
     sql.set(ps, "fingerprint", r.fingerprint());
     sql.set(ps, "owner", r.owner());
     sql.set(ps, "lease", r.leaseMicros());

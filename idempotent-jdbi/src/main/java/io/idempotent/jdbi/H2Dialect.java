@@ -69,7 +69,7 @@ final class H2Dialect extends Dialect {
 
   @Override
   Claim claim(Connection c, ClaimRequest r) {
-    StoredRow live = readRow(c, readSql, r.storedKey());
+    StoredRow live = readRow(c, readSql, r.key());
     if (live != null) {
       return claimFrom(live, r); // a replay or a duplicate: one read, no write
     }
@@ -92,7 +92,7 @@ final class H2Dialect extends Dialect {
     } catch (SQLException e) {
       throw mergeSql.failure(e);
     }
-    return claimFrom(readRow(c, readSql, r.storedKey()), r);
+    return claimFrom(readRow(c, readSql, r.key()), r);
   }
 
   @Override

@@ -225,7 +225,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Claims {@code key} on a connection of the store's own and commits at once, in every mode (one-time tokens). */
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    return claimIndependently(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+    return claimIndependently(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease)));
   }
 
@@ -241,7 +241,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   @Override
   public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    Dialect.ClaimRequest request = new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), key, fingerprint, owner,
+    Dialect.ClaimRequest request = new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease));
     Effects declared = effects == Effects.UNDECLARED ? defaultEffects : effects;
     if (declared == Effects.EXTERNAL) {
@@ -285,7 +285,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   private ClaimResult existingOr(Dialect.ClaimRequest request,
       java.util.function.Supplier<IdempotencyConfigurationException> refusal) {
-    Optional<IdempotencyRecord> live = scoped.find(request.storedKey(), request.key(), this::repeating);
+    Optional<IdempotencyRecord> live = scoped.find(request.key(), this::repeating);
     if (live.isPresent()) {
       return ClaimResult.existing(live.get());
     }
@@ -308,29 +308,22 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     return ownScoped ? scoped.claimOwn(request) : claimIndependently(request);
   }
 
+  /**
+   * A claim committed at once: one statement, repeated after a serialization failure ({@link #repeating}),
+   * and again when a concurrent change hid the row from it (the dialect answers null).
+   */
   private ClaimResult claimIndependently(Dialect.ClaimRequest request) {
-    for (int attempt = 1; ; attempt++) {
-      Dialect.Claim claim;
-      try {
-        claim = connections.run(c -> dialect.claim(c, request));
-      } catch (RuntimeException e) {
-        if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
-          throw e;
-        }
-        claim = null;
-        pause(attempt);
-      }
+    for (int attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
+      Dialect.Claim claim = repeating(c -> dialect.claim(c, request));
       if (claim != null) {
         if (!claim.claimed()) {
           return ClaimResult.existing(claim.existing());
         }
         return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
       }
-      if (attempt >= CLAIM_ATTEMPTS) {
-        throw new IdempotencyStoreException("The claim did not settle after " + attempt + " attempts under"
-            + " contention", null);
-      }
     }
+    throw new IdempotencyStoreException("The claim did not settle after " + CLAIM_ATTEMPTS + " attempts under"
+        + " contention", null);
   }
 
   @Override
@@ -411,7 +404,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    return scoped.find(KEY_RULES.requireAccepted(key), key, this::repeating);
+    return scoped.find(KEY_RULES.requireAccepted(key), this::repeating);
   }
 
   @Override

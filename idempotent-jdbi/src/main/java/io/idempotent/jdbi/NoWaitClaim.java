@@ -32,7 +32,7 @@ abstract class NoWaitClaim {
   }
 
   /**
-   * Claims {@code r.storedKey()} on {@code c}, whose transaction is open and stays open.
+   * Claims {@code r.key()} on {@code c}, whose transaction is open and stays open.
    *
    * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
    *     repeated in a new transaction (the caller rolls this one back)
@@ -151,7 +151,7 @@ abstract class NoWaitClaim {
 
     private Dialect.Claim claim(NamedSql sql, Connection c, Dialect.ClaimRequest r) {
       try (PreparedStatement ps = sql.prepare(c)) {
-        sql.set(ps, "lock", lockKey(r.storedKey()));
+        sql.set(ps, "lock", lockKey(r.key()));
         return postgres.runClaim(sql, ps, r);
       } catch (SQLException e) {
         throw sql.failure(e);

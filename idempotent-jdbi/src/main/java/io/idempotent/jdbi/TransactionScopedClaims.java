@@ -74,10 +74,10 @@ final class TransactionScopedClaims {
       if (claim != null) {
         if (claim.claimed()) {
           String owner = r.owner();
-          open.put(owner, new Open(r.storedKey(), joined, null, false));
+          open.put(owner, new Open(r.key(), joined, null, false));
           // the claim is forgotten here however the transaction ends; the database drops the row with a
           // rollback by itself
-          joined.joining(r.storedKey(), () -> open.remove(owner));
+          joined.joining(r.key(), () -> open.remove(owner));
           joined.afterCommit(() -> open.remove(owner));
         }
         return answer(claim, r);
@@ -112,7 +112,7 @@ final class TransactionScopedClaims {
           claim = null;
         }
         if (claim != null && claim.claimed()) {
-          open.put(r.owner(), new Open(r.storedKey(), null, held, autoCommit));
+          open.put(r.owner(), new Open(r.key(), null, held, autoCommit));
           kept = true;
           return answer(claim, r);
         }
@@ -233,24 +233,24 @@ final class TransactionScopedClaims {
   }
 
   /**
-   * The committed live row of {@code storedKey}, or, when there is none but a transaction holds an
+   * The committed live row of {@code key}, or, when there is none but a transaction holds an
    * uncommitted claim of it (as far as the database can tell), an in-progress record; read in the calling
    * thread's joined transaction when it has one, so that a duplicate waiting there borrows no second
    * connection. Elsewhere it is a unit of work of the store's own, run by {@code own} (which repeats it after
    * a serialization failure: a session that defaults to {@code SERIALIZABLE} can fail even a lone read).
    */
-  Optional<IdempotencyRecord> find(String storedKey, String key, Function<Connections.Work<StoredRow>, StoredRow> own) {
+  Optional<IdempotencyRecord> find(String key, Function<Connections.Work<StoredRow>, StoredRow> own) {
     CallerTransactions.Transaction joined = currentOrNone();
     StoredRow row;
     boolean running;
     if (joined != null) {
-      row = dialect.find(joined.connection(), storedKey);
-      running = row == null && noWait.running(joined.connection(), storedKey);
+      row = dialect.find(joined.connection(), key);
+      running = row == null && noWait.running(joined.connection(), key);
     } else {
       boolean[] held = new boolean[1];
       row = own.apply(c -> {
-        StoredRow r = dialect.find(c, storedKey);
-        held[0] = r == null && noWait.running(c, storedKey);
+        StoredRow r = dialect.find(c, key);
+        held[0] = r == null && noWait.running(c, key);
         return r;
       });
       running = held[0];

@@ -129,7 +129,7 @@ class PurgeColumnTest {
 
   private static void firstCall(Connection c, Dialect dialect, String key, Duration ttl) {
     String owner = UUID.randomUUID().toString();
-    Dialect.Claim claim = dialect.claim(c, new Dialect.ClaimRequest(key, key, "fp", owner, 30_000_000L));
+    Dialect.Claim claim = dialect.claim(c, new Dialect.ClaimRequest(key, "fp", owner, 30_000_000L));
     assertThat(claim.claimed()).isTrue();
     assertThat(dialect.complete(c, key, owner, io.idempotent.spi.OutcomeFields.of(
         StoredOutcome.valueJson("{\"receipt\":\"r-" + key + "\",\"cents\":1999}")),
