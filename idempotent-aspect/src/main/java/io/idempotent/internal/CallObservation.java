@@ -16,7 +16,7 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * One call under an {@link IdempotencyObserver}: starts it, tells how the call ended and ends it. How it
- * ended follows from what the engine returned or threw and from {@link IdempotencyEngine#lastOutcome()};
+ * ended follows from what the engine returned or threw and the outcome it gave the call;
  * the two things neither shows (the call waited before its replay; the store failed after the method
  * returned) the engine notes here as it emits their events. Used only when an observer is configured;
  * one instance per call, on the calling thread.
@@ -78,9 +78,10 @@ final class CallObservation {
   }
 
   /** The call threw {@code t}. */
-  void thrown(Throwable t) {
+  /** The call ended with {@code t}: after it ran or replayed ({@code outcome}), or refused (null). */
+  void thrown(Throwable t, CallOutcome outcome) {
     slot.call = outer;
-    end(handle, outcomeOfThrown(t), t);
+    end(handle, outcomeOfThrown(t, outcome), t);
   }
 
   /**
@@ -111,8 +112,7 @@ final class CallObservation {
     };
   }
 
-  private Outcome outcomeOfThrown(Throwable t) {
-    CallOutcome last = IdempotencyEngine.lastOutcome();
+  private Outcome outcomeOfThrown(Throwable t, CallOutcome last) {
     if (last == CallOutcome.REPLAYED) {
       return waited ? Outcome.WAITED : Outcome.REPLAYED; // a recorded final failure, thrown again
     }

@@ -161,12 +161,12 @@ public final class IdempotencyEngine {
     Ending ending;
     try {
       ending = decide(plan, key, scope, payload, invocation);
-    } catch (Throwable t) {
-      observation.thrown(t);
-      throw t;
+    } catch (Throwable refused) {
+      observation.thrown(refused, null);
+      throw refused;
     }
     if (ending.thrown() != null) {
-      observation.thrown(ending.thrown());
+      observation.thrown(ending.thrown(), ending.outcome());
     } else {
       observation.returned(ending.value(), ending.outcome());
     }
