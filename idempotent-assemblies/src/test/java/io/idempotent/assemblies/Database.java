@@ -1,7 +1,7 @@
 package io.idempotent.assemblies;
 
 import com.zaxxer.hikari.HikariConfig;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

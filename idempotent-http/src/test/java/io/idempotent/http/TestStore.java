@@ -6,7 +6,7 @@ import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.util.UUID;
 
 /**

@@ -2,7 +2,7 @@ package io.idempotent.jdbi;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -2,7 +2,7 @@ package io.idempotent.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.idempotent.redis;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;

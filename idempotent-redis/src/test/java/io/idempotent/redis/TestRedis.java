@@ -1,6 +1,6 @@
 package io.idempotent.redis;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;

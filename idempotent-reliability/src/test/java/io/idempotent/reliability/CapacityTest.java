@@ -13,7 +13,7 @@ import io.idempotent.jdbi.SqlDialect;
 import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.idempotent.reliability;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

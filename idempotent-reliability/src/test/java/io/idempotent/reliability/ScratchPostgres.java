@@ -2,7 +2,7 @@ package io.idempotent.reliability;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

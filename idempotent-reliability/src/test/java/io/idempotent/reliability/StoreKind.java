@@ -7,7 +7,7 @@ import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;

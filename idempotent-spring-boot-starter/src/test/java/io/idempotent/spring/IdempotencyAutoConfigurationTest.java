@@ -327,10 +327,10 @@ class IdempotencyAutoConfigurationTest {
 
   @Test
   void withARedisConnectionConfigured_theRedisStore_unlessThereIsADataSource() {
-    io.idempotent.testkit.TestServers.REDIS.requireReachable();
-    String[] redis = {"spring.data.redis.host=" + io.idempotent.testkit.TestServers.REDIS.host,
-        "spring.data.redis.port=" + io.idempotent.testkit.TestServers.REDIS.port,
-        "spring.data.redis.database=" + io.idempotent.testkit.TestServers.RedisServer.DATABASE};
+    io.idempotent.testservers.TestServers.REDIS.requireReachable();
+    String[] redis = {"spring.data.redis.host=" + io.idempotent.testservers.TestServers.REDIS.host,
+        "spring.data.redis.port=" + io.idempotent.testservers.TestServers.REDIS.port,
+        "spring.data.redis.database=" + io.idempotent.testservers.TestServers.RedisServer.DATABASE};
     Greeter greeter = new Greeter();
     runner.withPropertyValues(redis).run(context -> {
       assertThat(context).hasNotFailed();

@@ -2,7 +2,7 @@ package io.idempotent.spring;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.nio.file.Path;
 import java.util.UUID;
 

@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
  * <pre>{@code
  * class PostgresMultiInstanceTest extends MultiInstanceContract {
  *   protected IdempotencyStore createInstance() {
- *     TestServers.POSTGRES.requireReachable();
- *     return MyStore.connect(TestServers.POSTGRES.url, ...); // a new pool each time, the same table
+ *     // skip the test (Assumptions.assumeTrue) when the server is not reachable
+ *     return MyStore.connect(POSTGRES_URL, ...); // a new pool each time, the same table
  *   }
  * }
  * }</pre>
@@ -58,8 +58,8 @@ public abstract class MultiInstanceContract {
 
   /**
    * A new store instance as another application instance would open it: a client or pool of its own, over
-   * the same backing data as every other instance this test opens. Skip the test here (through {@link
-   * TestServers}) when the server is not there.
+   * the same backing data as every other instance this test opens. Skip the test here when the server is
+   * not there.
    */
   protected abstract IdempotencyStore createInstance() throws Exception;
 

@@ -11,8 +11,6 @@
  *   <li>{@link io.idempotent.testkit.FakeTicker}: time that moves only when told, for the engine (a
  *       {@link io.idempotent.TimeSource}: waits and lease renewals follow it) and for stores that take
  *       their time from a ticker.
- *   <li>{@link io.idempotent.testkit.TestServers}: the PostgreSQL, MariaDB and Redis servers the tests use;
- *       reach one, or skip the test (fail it when {@code -Didempotent.requireServers=true}).
  * </ul>
  *
  * A store that decorates another extends {@link io.idempotent.spi.ForwardingIdempotencyStore}, which is

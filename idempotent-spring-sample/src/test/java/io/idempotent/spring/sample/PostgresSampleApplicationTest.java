@@ -1,6 +1,6 @@
 package io.idempotent.spring.sample;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.test.context.DynamicPropertyRegistry;

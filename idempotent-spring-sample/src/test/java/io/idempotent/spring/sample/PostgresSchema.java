@@ -1,6 +1,6 @@
 package io.idempotent.spring.sample;
 
-import io.idempotent.testkit.TestServers;
+import io.idempotent.testservers.TestServers;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -52,8 +52,8 @@ class ScheduledJobAcrossInstancesTest {
   @DynamicPropertySource
   static void postgres(DynamicPropertyRegistry registry) {
     registry.add("spring.datasource.url", () -> schema.url());
-    registry.add("spring.datasource.username", () -> io.idempotent.testkit.TestServers.POSTGRES.user);
-    registry.add("spring.datasource.password", () -> io.idempotent.testkit.TestServers.POSTGRES.password);
+    registry.add("spring.datasource.username", () -> io.idempotent.testservers.TestServers.POSTGRES.user);
+    registry.add("spring.datasource.password", () -> io.idempotent.testservers.TestServers.POSTGRES.password);
   }
 
   @AfterAll

@@ -1,4 +1,4 @@
-package io.idempotent.testkit;
+package io.idempotent.testservers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

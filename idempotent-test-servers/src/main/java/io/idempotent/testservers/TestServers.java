@@ -1,4 +1,4 @@
-package io.idempotent.testkit;
+package io.idempotent.testservers;
 
 import java.io.BufferedReader;
 import java.io.IOException;
