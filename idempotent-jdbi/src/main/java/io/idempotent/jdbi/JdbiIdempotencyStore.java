@@ -71,7 +71,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final Connections connections;
   private final Duration operationTimeout;
   private final SqlDialect sqlDialect;
-  private final Dialect dialect;
+  private final TableStatements statements;
   private final TransactionMode mode;
   private final boolean relaxedClaimDurability;
   private final List<AutoCloseable> owned;
@@ -94,7 +94,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.connections = b.dataSource != null
         ? Connections.of(b.dataSource, b.operationTimeout) : Connections.of(b.jdbi, b.operationTimeout);
     this.sqlDialect = sqlDialect;
-    this.dialect = Dialect.of(sqlDialect, b.table, b.relaxedClaimDurability);
+    this.statements = TableStatements.of(sqlDialect, b.table, b.relaxedClaimDurability);
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
@@ -102,7 +102,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.requireTransaction = b.requireTransaction;
     this.defaultEffects = mode.joinsCaller() ? Effects.TRANSACTIONAL : Effects.UNDECLARED;
     this.ownScoped = mode.transactionScoped();
-    this.scoped = new TransactionScopedClaims(connections, dialect, NoWaitClaim.of(sqlDialect, dialect), transactions);
+    this.scoped = new TransactionScopedClaims(connections, statements, NoWaitClaim.of(sqlDialect, statements), transactions);
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -127,7 +127,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** The table's name as used in SQL. */
   public String table() {
-    return dialect.table.qualified();
+    return statements.table.qualified();
   }
 
   public TransactionMode transactionMode() {
@@ -158,12 +158,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (tableExists()) {
       return;
     }
-    List<String> statements = SchemaScript.statements(sqlDialect, dialect.table);
+    List<String> ddl = SchemaScript.statements(sqlDialect, statements.table);
     for (int attempt = 1; ; attempt++) {
       try {
         connections.run(c -> {
           try (var statement = c.createStatement()) {
-            for (String sql : statements) {
+            for (String sql : ddl) {
               try {
                 statement.execute(sql);
               } catch (SQLException e) {
@@ -193,8 +193,8 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     String problem;
     try {
       problem = connections.run(c -> {
-        String layout = dialect.layoutProblem(c); // a table of another shape first: its key column is moot
-        return layout != null ? layout : dialect.keyColumnProblem(c);
+        String layout = statements.layoutProblem(c); // a table of another shape first: its key column is moot
+        return layout != null ? layout : statements.keyColumnProblem(c);
       });
     } catch (RuntimeException e) {
       // an unreachable database must not stop the application from starting: calls fail closed until
@@ -209,7 +209,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
 
   /** Whether the table can be read: a query that returns no row, so it costs no scan. */
   private boolean tableExists() {
-    String sql = "SELECT 1 FROM " + dialect.table.qualified() + " WHERE 1 = 0";
+    String sql = "SELECT 1 FROM " + statements.table.qualified() + " WHERE 1 = 0";
     try {
       return connections.run(c -> {
         try (var statement = c.createStatement()) {
@@ -225,7 +225,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Claims {@code key} on a connection of the store's own and commits at once, in every mode (one-time tokens). */
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    return claimIndependently(new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
+    return claimIndependently(new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease)));
   }
 
@@ -241,7 +241,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    */
   @Override
   public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    Dialect.ClaimRequest request = new Dialect.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
+    TableStatements.ClaimRequest request = new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease));
     Effects declared = effects == Effects.UNDECLARED ? defaultEffects : effects;
     if (declared == Effects.EXTERNAL) {
@@ -283,7 +283,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * duplicate of a running call) writes nothing, so it needs no decision; a call that would claim the key is
    * refused with {@code refusal}.
    */
-  private ClaimResult existingOr(Dialect.ClaimRequest request,
+  private ClaimResult existingOr(TableStatements.ClaimRequest request,
       java.util.function.Supplier<IdempotencyConfigurationException> refusal) {
     Optional<IdempotencyRecord> live = scoped.find(request.key(), this::repeating);
     if (live.isPresent()) {
@@ -304,7 +304,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   }
 
   /** A claim recorded on its own: committed at once, or (scoped modes) in a transaction of the store's own. */
-  private ClaimResult claimOnItsOwn(Dialect.ClaimRequest request) {
+  private ClaimResult claimOnItsOwn(TableStatements.ClaimRequest request) {
     return ownScoped ? scoped.claimOwn(request) : claimIndependently(request);
   }
 
@@ -312,9 +312,9 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * A claim committed at once: one statement, repeated after a serialization failure ({@link #repeating}),
    * and again when a concurrent change hid the row from it (the dialect answers null).
    */
-  private ClaimResult claimIndependently(Dialect.ClaimRequest request) {
+  private ClaimResult claimIndependently(TableStatements.ClaimRequest request) {
     for (int attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
-      Dialect.Claim claim = repeating(c -> dialect.claim(c, request));
+      TableStatements.Claim claim = repeating(c -> statements.claim(c, request));
       if (claim != null) {
         if (!claim.claimed()) {
           return ClaimResult.existing(claim.existing());
@@ -354,7 +354,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
     // a claim committed on its own (or one whose transaction has ended, its row committed); the method has
     // run, so the outcome waits its turn for a connection even while the store's other operations pause
-    return repeating(c -> dialect.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
+    return repeating(c -> statements.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
   }
 
   /**
@@ -374,7 +374,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       try {
         return connections.run(work, pausable);
       } catch (RuntimeException e) {
-        if (attempt >= CLAIM_ATTEMPTS || !dialect.isRetryable(sqlState(e))) {
+        if (attempt >= CLAIM_ATTEMPTS || !statements.isRetryable(sqlState(e))) {
           throw e;
         }
         pause(attempt);
@@ -389,7 +389,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (released != null) {
       return released;
     }
-    return repeating(c -> dialect.release(c, storedKey, owner)) == 1;
+    return repeating(c -> statements.release(c, storedKey, owner)) == 1;
   }
 
   @Override
@@ -399,7 +399,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return true;
     }
     // a running call's claim: not refused by the pause, so that an exhausted pool cannot starve it past its lease
-    return repeating(c -> dialect.renew(c, storedKey, owner, micros(lease)), false) == 1;
+    return repeating(c -> statements.renew(c, storedKey, owner, micros(lease)), false) == 1;
   }
 
   @Override
@@ -412,7 +412,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (maxRecords <= 0) {
       return 0;
     }
-    return repeating(c -> dialect.purgeExpired(c, maxRecords));
+    return repeating(c -> statements.purgeExpired(c, maxRecords));
   }
 
   /**

@@ -23,12 +23,12 @@ import java.sql.Statement;
 abstract class NoWaitClaim {
 
   /** Another transaction holds an uncommitted claim of the key (or, for a hash, of a key sharing it). */
-  static final Dialect.Claim BUSY = new Dialect.Claim(false, false, null);
+  static final TableStatements.Claim BUSY = new TableStatements.Claim(false, false, null);
 
-  final Dialect dialect;
+  final TableStatements statements;
 
-  NoWaitClaim(Dialect dialect) {
-    this.dialect = dialect;
+  NoWaitClaim(TableStatements statements) {
+    this.statements = statements;
   }
 
   /**
@@ -37,7 +37,7 @@ abstract class NoWaitClaim {
    * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
    *     repeated in a new transaction (the caller rolls this one back)
    */
-  abstract Dialect.Claim claim(Connection c, Dialect.ClaimRequest r);
+  abstract TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r);
 
   /**
    * As {@link #claim}, as the first statement of a transaction of the store's own, which then stays open
@@ -45,7 +45,7 @@ abstract class NoWaitClaim {
    * (a DBA's {@code SERIALIZABLE} default, an idle-in-transaction timeout that would end it while the method
    * runs). {@link #ownEnded} puts back what must be put back once the transaction is over.
    */
-  Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+  TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
     return claim(c, r);
   }
 
@@ -71,11 +71,11 @@ abstract class NoWaitClaim {
     return null;
   }
 
-  static NoWaitClaim of(SqlDialect sqlDialect, Dialect dialect) {
+  static NoWaitClaim of(SqlDialect sqlDialect, TableStatements statements) {
     return switch (sqlDialect) {
-      case POSTGRESQL -> new Postgres(dialect);
-      case MARIADB -> new InnoDb(dialect);
-      case H2 -> new H2(dialect);
+      case POSTGRESQL -> new Postgres(statements);
+      case MARIADB -> new InnoDb(statements);
+      case H2 -> new H2(statements);
     };
   }
 
@@ -85,7 +85,7 @@ abstract class NoWaitClaim {
    * claim of a key takes the same lock first, so a claim that gets it meets no uncommitted row of its key
    * but one its own transaction wrote (a second call in a joined transaction, which the statement answers
    * from that row). The insert, its {@code ON CONFLICT} and the read of the live row are those of
-   * {@link PostgresDialect}'s claim, and they decide: keys sharing a hash, or an application's own advisory
+   * {@link PostgresStatements}'s claim, and they decide: keys sharing a hash, or an application's own advisory
    * lock on the same number, only make a call wait or be refused.
    */
   static final class Postgres extends NoWaitClaim {
@@ -118,15 +118,15 @@ abstract class NoWaitClaim {
      */
     private final NamedSql ownClaimSql;
     private final NamedSql completeAndCommitSql;
-    private final PostgresDialect postgres;
+    private final PostgresStatements postgres;
     /** What every lock key hashes before the stored key: the table's qualified name and a zero byte. */
     private final byte[] lockKeyPrefix;
 
-    Postgres(Dialect dialect) {
-      super(dialect);
-      PostgresDialect postgres = (PostgresDialect) dialect;
+    Postgres(TableStatements statements) {
+      super(statements);
+      PostgresStatements postgres = (PostgresStatements) statements;
       this.postgres = postgres;
-      this.lockKeyPrefix = (dialect.table.qualified() + "\0").getBytes(StandardCharsets.UTF_8);
+      this.lockKeyPrefix = (statements.table.qualified() + "\0").getBytes(StandardCharsets.UTF_8);
       completeAndCommitSql = postgres.completeThen("; COMMIT");
       String nulls = String.join(", ", java.util.Collections.nCopies(
           StoredRow.COLUMNS.split(",").length + 1, "NULL"));
@@ -140,16 +140,16 @@ abstract class NoWaitClaim {
     }
 
     @Override
-    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
       return claim(claimSql, c, r);
     }
 
     @Override
-    Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+    TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
       return claim(ownClaimSql, c, r);
     }
 
-    private Dialect.Claim claim(NamedSql sql, Connection c, Dialect.ClaimRequest r) {
+    private TableStatements.Claim claim(NamedSql sql, Connection c, TableStatements.ClaimRequest r) {
       try (PreparedStatement ps = sql.prepare(c)) {
         sql.set(ps, "lock", lockKey(r.key()));
         return postgres.runClaim(sql, ps, r);
@@ -161,12 +161,12 @@ abstract class NoWaitClaim {
     /**
      * The completion and the {@code COMMIT} in one round trip: one prepared statement of two, which the
      * driver sends together. Should the update fail, the server has aborted the transaction and the
-     * {@code COMMIT} rolls it back. The update is {@link Dialect}'s completion, fenced the same way.
+     * {@code COMMIT} rolls it back. The update is {@link TableStatements}'s completion, fenced the same way.
      */
     @Override
     Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
       try (PreparedStatement ps = completeAndCommitSql.prepare(c)) {
-        dialect.bindComplete(completeAndCommitSql, ps, storedKey, owner, o, ttlMicros);
+        statements.bindComplete(completeAndCommitSql, ps, storedKey, owner, o, ttlMicros);
         ps.execute();
         return ps.getUpdateCount() == 1; // the claim row is this transaction's own: always 1
       } catch (SQLException e) {
@@ -230,17 +230,17 @@ abstract class NoWaitClaim {
         + " SESSION idle_readonly_transaction_timeout = @idempotent_idle_read";
     private static final int LOCK_WAIT_TIMEOUT = 1205;
 
-    InnoDb(Dialect dialect) {
-      super(dialect);
+    InnoDb(TableStatements statements) {
+      super(statements);
     }
 
     @Override
-    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
       return claim(c, r, NO_WAIT, RESTORE);
     }
 
     @Override
-    Dialect.Claim claimOwn(Connection c, Dialect.ClaimRequest r) {
+    TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
       return claim(c, r, OWN, OWN_CLAIMED);
     }
 
@@ -253,11 +253,11 @@ abstract class NoWaitClaim {
       }
     }
 
-    private Dialect.Claim claim(Connection c, Dialect.ClaimRequest r, String before, String after) {
+    private TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r, String before, String after) {
       try (Statement st = c.createStatement()) {
         run(st, before);
         try {
-          return dialect.claim(c, r);
+          return statements.claim(c, r);
         } catch (IdempotencyStoreException e) {
           if (errorCode(e) == LOCK_WAIT_TIMEOUT) {
             return BUSY; // only the statement was rolled back: the transaction is as it was
@@ -280,12 +280,12 @@ abstract class NoWaitClaim {
   static final class H2 extends NoWaitClaim {
     private static final String READ = "SELECT LOCK_TIMEOUT()";
 
-    H2(Dialect dialect) {
-      super(dialect);
+    H2(TableStatements statements) {
+      super(statements);
     }
 
     @Override
-    Dialect.Claim claim(Connection c, Dialect.ClaimRequest r) {
+    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
       try (Statement st = c.createStatement()) {
         int timeout;
         try (ResultSet rs = st.executeQuery(READ)) {
@@ -294,7 +294,7 @@ abstract class NoWaitClaim {
         }
         run(st, "SET LOCK_TIMEOUT 0");
         try {
-          return dialect.claim(c, r);
+          return statements.claim(c, r);
         } catch (IdempotencyStoreException e) {
           if ("HYT00".equals(sqlState(e))) {
             return BUSY;

@@ -22,7 +22,7 @@ record StoredRow(
 
   /**
    * The table columns {@link #read} reads, in SQL and in this order; each dialect adds its expression for the remaining
-   * lifetime as {@link #EXPIRES_IN} (see {@code Dialect#rowColumns}).
+   * lifetime as {@link #EXPIRES_IN} (see {@code TableStatements#rowColumns}).
    */
   static final String COLUMNS =
       "state, fingerprint, owner_token, taken_over, outcome_kind, result_json, failure_type, failure_message";

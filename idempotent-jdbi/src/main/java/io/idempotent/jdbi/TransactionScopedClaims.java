@@ -31,16 +31,16 @@ final class TransactionScopedClaims {
   private static final int ATTEMPTS = 20;
 
   private final Connections connections;
-  private final Dialect dialect;
+  private final TableStatements statements;
   private final NoWaitClaim noWait;
   /** Where a duplicate's look-up finds the caller's transaction, to read in it. */
   private final CallerTransactions transactions;
   private final Map<String, Open> open = new ConcurrentHashMap<>();
 
-  TransactionScopedClaims(Connections connections, Dialect dialect, NoWaitClaim noWait,
+  TransactionScopedClaims(Connections connections, TableStatements statements, NoWaitClaim noWait,
       CallerTransactions transactions) {
     this.connections = connections;
-    this.dialect = dialect;
+    this.statements = statements;
     this.noWait = noWait;
     this.transactions = transactions;
   }
@@ -53,11 +53,11 @@ final class TransactionScopedClaims {
       boolean autoCommit) {}
 
   /** Claims in {@code joined}, the calling thread's transaction, which the outcome then commits with. */
-  ClaimResult claimJoined(CallerTransactions.Transaction joined, Dialect.ClaimRequest r) {
+  ClaimResult claimJoined(CallerTransactions.Transaction joined, TableStatements.ClaimRequest r) {
     for (int attempt = 1; ; attempt++) {
       // under READ COMMITTED each statement sees what has committed before it: a repeat finds the row
       // that a concurrent commit hid from the last one
-      Dialect.Claim claim;
+      TableStatements.Claim claim;
       try {
         claim = noWait.claim(joined.connection(), r);
       } catch (IdempotencyStoreException e) {
@@ -90,7 +90,7 @@ final class TransactionScopedClaims {
   }
 
   /** Claims in a transaction of the store's own, on a connection kept until the outcome commits it. */
-  ClaimResult claimOwn(Dialect.ClaimRequest r) {
+  ClaimResult claimOwn(TableStatements.ClaimRequest r) {
     for (int attempt = 1; ; attempt++) {
       Connections.Held held = connections.hold();
       boolean kept = false;
@@ -102,11 +102,11 @@ final class TransactionScopedClaims {
         if (autoCommit) {
           c.setAutoCommit(false);
         }
-        Dialect.Claim claim;
+        TableStatements.Claim claim;
         try {
           claim = noWait.claimOwn(c, r);
         } catch (RuntimeException e) {
-          if (attempt >= ATTEMPTS || !dialect.isRetryable(NoWaitClaim.sqlState(e))) {
+          if (attempt >= ATTEMPTS || !statements.isRetryable(NoWaitClaim.sqlState(e))) {
             throw e;
           }
           claim = null;
@@ -135,7 +135,7 @@ final class TransactionScopedClaims {
     }
   }
 
-  private static ClaimResult answer(Dialect.Claim claim, Dialect.ClaimRequest r) {
+  private static ClaimResult answer(TableStatements.Claim claim, TableStatements.ClaimRequest r) {
     if (claim == NoWaitClaim.BUSY) {
       // its fingerprint and owner are in a row this transaction cannot see
       return ClaimResult.existing(IdempotencyRecord.inProgress(r.key(), "", null));
@@ -162,7 +162,7 @@ final class TransactionScopedClaims {
     if (o.joined != null) {
       int updated;
       try {
-        updated = dialect.complete(o.joined.connection(), storedKey, owner, columns, ttlMicros);
+        updated = statements.complete(o.joined.connection(), storedKey, owner, columns, ttlMicros);
       } catch (RuntimeException e) {
         throw new IdempotencyRollbackRequiredException("Could not record the outcome inside the caller's"
             + " transaction; the transaction must roll back so that its writes are not committed without"
@@ -185,7 +185,7 @@ final class TransactionScopedClaims {
         ended = true;
         return new Completed(done, null);
       }
-      int updated = dialect.complete(c, storedKey, owner, columns, ttlMicros);
+      int updated = statements.complete(c, storedKey, owner, columns, ttlMicros);
       if (updated == 1) {
         c.commit();
         ended = true;
@@ -212,7 +212,7 @@ final class TransactionScopedClaims {
     }
     if (o.joined != null) {
       try {
-        return dialect.release(o.joined.connection(), storedKey, owner) == 1;
+        return statements.release(o.joined.connection(), storedKey, owner) == 1;
       } catch (RuntimeException e) {
         if ("25P02".equals(NoWaitClaim.sqlState(e))) {
           return true; // PostgreSQL: the transaction has failed and can only roll back, claim and all
@@ -244,12 +244,12 @@ final class TransactionScopedClaims {
     StoredRow row;
     boolean running;
     if (joined != null) {
-      row = dialect.find(joined.connection(), key);
+      row = statements.find(joined.connection(), key);
       running = row == null && noWait.running(joined.connection(), key);
     } else {
       boolean[] held = new boolean[1];
       row = own.apply(c -> {
-        StoredRow r = dialect.find(c, key);
+        StoredRow r = statements.find(c, key);
         held[0] = r == null && noWait.running(c, key);
         return r;
       });

@@ -103,16 +103,16 @@ class PurgeColumnTest {
     String table = "hot_update_records";
     Jdbi jdbi = freshTable(db, table);
     JdbiIdempotencyStore.builder(jdbi).table(table).createSchema(true).build();
-    Dialect dialect = Dialect.of(SqlDialect.POSTGRESQL, TableName.of(table), false);
+    TableStatements statements = TableStatements.of(SqlDialect.POSTGRESQL, TableName.of(table), false);
     Duration ttl = Duration.ofHours(24);
     int calls = 40;
     try (Connection warm = db.pool().getConnection(); Connection c = db.pool().getConnection()) {
-      // the first completion teaches the dialect the TTL, which its claim could not guess; on a connection
+      // the first completion teaches the statements the TTL, which its claim could not guess; on a connection
       // (a server process) of its own, so that its counts are not the measured ones
-      firstCall(warm, dialect, "warm", ttl);
+      firstCall(warm, statements, "warm", ttl);
       c.setAutoCommit(false);
       for (int i = 0; i < calls; i++) {
-        firstCall(c, dialect, "key-" + i, ttl);
+        firstCall(c, statements, "key-" + i, ttl);
       }
       // this transaction's own counts (the cumulative statistics arrive later)
       try (Statement s = c.createStatement();
@@ -127,11 +127,11 @@ class PurgeColumnTest {
     jdbi.useHandle(h -> h.execute("DROP TABLE " + table));
   }
 
-  private static void firstCall(Connection c, Dialect dialect, String key, Duration ttl) {
+  private static void firstCall(Connection c, TableStatements statements, String key, Duration ttl) {
     String owner = UUID.randomUUID().toString();
-    Dialect.Claim claim = dialect.claim(c, new Dialect.ClaimRequest(key, "fp", owner, 30_000_000L));
+    TableStatements.Claim claim = statements.claim(c, new TableStatements.ClaimRequest(key, "fp", owner, 30_000_000L));
     assertThat(claim.claimed()).isTrue();
-    assertThat(dialect.complete(c, key, owner, io.idempotent.spi.OutcomeFields.of(
+    assertThat(statements.complete(c, key, owner, io.idempotent.spi.OutcomeFields.of(
         StoredOutcome.valueJson("{\"receipt\":\"r-" + key + "\",\"cents\":1999}")),
         JdbiIdempotencyStore.micros(ttl))).isEqualTo(1);
   }

@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The SQL of one database. Every time comparison and every deadline is computed by the database from its
- * own clock plus a duration bound in microseconds; the application's clock is never read. Subclasses
+ * The statements of the store's table on one database (the {@link SqlDialect} it was made for). Every
+ * time comparison and every deadline is computed by the database from its own clock plus a duration bound
+ * in microseconds; the application's clock is never read. Subclasses
  * supply the clock expressions, the atomic claim and the bounded purge; the fenced updates are shared.
  * Statements run on plain JDBC; a failed one throws an unchecked
  * {@link io.idempotent.IdempotencyStoreException} naming its SQL but never its values. Thread-safe; the
@@ -31,7 +32,7 @@ import java.util.Set;
  * the first layout: an index on {@code expires_at} and the {@code lease_until}, {@code created_at} and
  * {@code completed_at} columns.
  */
-abstract class Dialect {
+abstract class TableStatements {
 
   /** What a claim found. {@code existing} is set exactly when {@code claimed} is false. */
   record Claim(boolean claimed, boolean takenOver, IdempotencyRecord existing) {}
@@ -60,11 +61,11 @@ abstract class Dialect {
   private final NamedSql findSql;
 
   /** A dialect with the first layout (index on {@code expires_at}), as MariaDB uses it. */
-  Dialect(TableName table) {
+  TableStatements(TableName table) {
     this(table, false);
   }
 
-  Dialect(TableName table, boolean purgeColumn) {
+  TableStatements(TableName table, boolean purgeColumn) {
     this.table = table;
     this.purgeColumn = purgeColumn;
     String t = table.qualified();
@@ -153,7 +154,7 @@ abstract class Dialect {
     Set<String> columns = new HashSet<>();
     List<String> legacyNotNull = new ArrayList<>();
     // MariaDB names a database where others name a schema
-    String catalog = this instanceof MariaDbDialect ? (sn[0] != null ? sn[0] : c.getCatalog()) : null;
+    String catalog = this instanceof MariaDbStatements ? (sn[0] != null ? sn[0] : c.getCatalog()) : null;
     try (ResultSet rs = meta.getColumns(catalog, catalog != null ? null : schema, name, "%")) {
       while (rs.next()) {
         String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
@@ -326,11 +327,11 @@ abstract class Dialect {
    * @param relaxedClaim claims commit without waiting for durability (PostgreSQL only; the builder
    *     rejects it for other databases)
    */
-  static Dialect of(SqlDialect dialect, TableName table, boolean relaxedClaim) {
+  static TableStatements of(SqlDialect dialect, TableName table, boolean relaxedClaim) {
     return switch (dialect) {
-      case POSTGRESQL -> new PostgresDialect(table, relaxedClaim);
-      case MARIADB -> new MariaDbDialect(table);
-      case H2 -> new H2Dialect(table);
+      case POSTGRESQL -> new PostgresStatements(table, relaxedClaim);
+      case MARIADB -> new MariaDbStatements(table);
+      case H2 -> new H2Statements(table);
     };
   }
 }

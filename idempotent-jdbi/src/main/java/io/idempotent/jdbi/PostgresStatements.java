@@ -20,12 +20,12 @@ import java.util.List;
  * own transaction ({@code set_config(…, true)}): the claim's commit does not wait for its WAL flush.
  * Every other statement, completion included, commits as the session is configured.
  */
-final class PostgresDialect extends Dialect {
+final class PostgresStatements extends TableStatements {
 
   private final NamedSql claimSql;
   private final NamedSql purgeSql;
 
-  PostgresDialect(TableName table, boolean relaxedClaim) {
+  PostgresStatements(TableName table, boolean relaxedClaim) {
     super(table, true);
     String t = table.qualified();
     // A live row is looked for first (NOT EXISTS), so that a replay inserts nothing: an INSERT that

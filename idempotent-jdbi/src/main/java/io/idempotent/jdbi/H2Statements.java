@@ -16,14 +16,14 @@ import java.util.List;
  * which this dialect alone treats as "repeat the claim". H2 runs in the application's process, so the
  * extra statements cost no network round trip.
  */
-final class H2Dialect extends Dialect {
+final class H2Statements extends TableStatements {
 
   private final NamedSql insertSql;
   private final NamedSql mergeSql;
   private final NamedSql readSql;
   private final NamedSql purgeSql;
 
-  H2Dialect(TableName table) {
+  H2Statements(TableName table) {
     super(table, true);
     String t = table.qualified();
     insertSql = NamedSql.of("INSERT INTO " + t + " (idempotency_key, fingerprint, state, owner_token, taken_over,"

@@ -19,7 +19,7 @@ import java.util.List;
  * condition reads) comes last. Times are UTC ({@code UTC_TIMESTAMP(6)} in {@code DATETIME(6)}
  * columns), independent of each session's time zone.
  */
-final class MariaDbDialect extends Dialect {
+final class MariaDbStatements extends TableStatements {
 
   private final NamedSql claimSql;
   private final NamedSql purgeSql;
@@ -28,7 +28,7 @@ final class MariaDbDialect extends Dialect {
   private static final int MAX_PICKED = 1_000;
   private volatile Boolean skipLocked;
 
-  MariaDbDialect(TableName table) {
+  MariaDbStatements(TableName table) {
     super(table);
     String t = table.qualified();
     String expired = "expires_at <= " + now();
