@@ -77,7 +77,6 @@ final class CallObservation {
     }
   }
 
-  /** The call threw {@code t}. */
   /** The call ended with {@code t}: after it ran or replayed ({@code outcome}), or refused (null). */
   void thrown(Throwable t, CallOutcome outcome) {
     slot.call = outer;

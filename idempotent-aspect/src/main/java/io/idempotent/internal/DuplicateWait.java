@@ -46,7 +46,7 @@ final class DuplicateWait {
       throw new IdempotencyInProgressException(
           "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") was made again"
               + " with the same key from inside itself, on the same thread; waiting would wait for itself,"
-              + " so the inner call did not run", null, plan.name, reference(key));
+              + " so the inner call did not run", null, plan.name, Hashing.shortReference(key));
     }
     IdempotencyRecord done;
     try {
@@ -56,7 +56,7 @@ final class DuplicateWait {
       events.emit(Type.IN_PROGRESS, plan, key, null);
       throw new IdempotencyInProgressException(
           "Interrupted while waiting for a call of " + plan.description + " with the same key (key#"
-              + Hashing.shortReference(key) + ") to finish; the method did not run", e, plan.name, reference(key));
+              + Hashing.shortReference(key) + ") to finish; the method did not run", e, plan.name, Hashing.shortReference(key));
     }
     if (!reported) {
       reported = true;
@@ -75,7 +75,7 @@ final class DuplicateWait {
         events.emit(Type.IN_PROGRESS, plan, key, null);
         throw new IdempotencyInProgressException(
             "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
-                + ") but it is still in progress; the method did not run again", null, plan.name, reference(key));
+                + ") but it is still in progress; the method did not run again", null, plan.name, Hashing.shortReference(key));
       }
       CompletionStage<?> signal = store.changeSignal(key);
       if (signal != null) {
@@ -97,7 +97,7 @@ final class DuplicateWait {
         events.emit(Type.STORE_ERROR, plan, key, e);
         throw new IdempotencyStoreException(
             "The idempotency store failed while waiting for a call of " + plan.description, e, plan.name,
-            reference(key));
+            Hashing.shortReference(key));
       }
       if (found.isEmpty()) {
         return null;
@@ -142,9 +142,5 @@ final class DuplicateWait {
         LockSupport.unpark(waiter);
       }
     }
-  }
-
-  private static String reference(String key) {
-    return Hashing.shortReference(key);
   }
 }

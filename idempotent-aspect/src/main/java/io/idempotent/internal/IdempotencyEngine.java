@@ -351,12 +351,6 @@ public final class IdempotencyEngine {
     return out;
   }
 
-  /**
-   * Records a call's result. When the store fails, the caller still gets its result, and the outcome is
-   * handed to the renewer, which keeps trying to record it while the claim may still be this owner's.
-   *
-   * @param renewal the call's lease renewal, already cancelled (null when leases are not renewed)
-   */
   /** How the lease renewer's reports become events and log lines. */
   LeaseRenewer.Listener renewalListener() {
     return OutcomeRecorder.renewalReports(events);

@@ -37,6 +37,12 @@ final class OutcomeRecorder {
     return plan.maxRunTime != null ? plan.maxRunTime : ttl(plan);
   }
 
+  /**
+   * Records a call's result. When the store fails, the caller still gets its result, and the outcome is
+   * handed to the renewer, which keeps trying to record it while the claim may still be this owner's.
+   *
+   * @param renewal the call's lease renewal, already cancelled (null when leases are not renewed)
+   */
   void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
       LeaseRenewer.Renewal renewal, Object result, boolean detached) {
     boolean completed;
