@@ -9,16 +9,12 @@ import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
-import java.lang.System.Logger.Level;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -61,8 +57,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public static final StoreKeyRules KEY_RULES =
       StoreKeyRules.any().maxChars(MAX_KEY_LENGTH).withoutNul().withoutLoneSurrogates();
 
-  private static final System.Logger LOG = System.getLogger("io.idempotent.jdbi");
-  private static final int CLAIM_ATTEMPTS = 20;
   /** Longest duration written: a century. Longer ones (ChronoUnit.FOREVER) would overflow the column. */
   private static final long MAX_MICROS = Duration.ofDays(36_525).toNanos() / 1_000;
 
@@ -79,12 +73,11 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   private final CallerTransactions transactions;
   /** The claims whose transaction is open: the caller's (transactional calls) or the store's own (scoped modes). */
   private final TransactionScopedClaims scoped;
-  /** What an undeclared call is taken for: transactional in the joined modes. */
-  private final Effects defaultEffects;
-  /** Whether a call recorded on its own keeps its claim uncommitted until the outcome (the scoped modes). */
-  private final boolean ownScoped;
-  /** Whether a transactional call with no transaction to join is refused (else it is recorded on its own). */
-  private final boolean requireTransaction;
+  /** The store's own units of work, committed at once. */
+  private final CommittedWork work;
+  /** Where a method call's claim goes: the mode's routing. */
+  private final CallRouting routing;
+  private final TableSetup setup;
   /** On each thread, the caller's transaction its last completion was written in, or null: {@link #afterCommit}. */
   private final ThreadLocal<CallerTransactions.Transaction> lastJoined = new ThreadLocal<>();
 
@@ -99,10 +92,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);
     this.transactions = b.callerTransactions != null ? b.callerTransactions : JoinedTransactions.on(jdbi);
-    this.requireTransaction = b.requireTransaction;
-    this.defaultEffects = mode.joinsCaller() ? Effects.TRANSACTIONAL : Effects.UNDECLARED;
-    this.ownScoped = mode.transactionScoped();
     this.scoped = new TransactionScopedClaims(connections, statements, NoWaitClaim.of(sqlDialect, statements), transactions);
+    this.work = new CommittedWork(connections, statements);
+    this.routing = CallRouting.of(mode, transactions, scoped, work, b.requireTransaction, this);
+    this.setup = new TableSetup(connections, statements, sqlDialect);
   }
 
   /** A builder for a store on {@code jdbi}; use the same {@code Jdbi} as the application for {@link TransactionMode#JOINED}. */
@@ -155,77 +148,13 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * to read and write it (the table made by a migration or an administrator) may call this too.
    */
   public void createSchema() {
-    if (tableExists()) {
-      return;
-    }
-    List<String> ddl = SchemaScript.statements(sqlDialect, statements.table);
-    for (int attempt = 1; ; attempt++) {
-      try {
-        connections.run(c -> {
-          try (var statement = c.createStatement()) {
-            for (String sql : ddl) {
-              try {
-                statement.execute(sql);
-              } catch (SQLException e) {
-                throw NamedSql.failure(e, sql);
-              }
-            }
-          }
-          return null;
-        });
-        return;
-      } catch (RuntimeException e) {
-        // instances starting together may race on CREATE … IF NOT EXISTS (PostgreSQL's catalog is not
-        // locked by it); the statements succeed once the winner has committed
-        if (attempt >= 3) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /**
-   * Refuses an existing table whose key column would let distinct keys share a row (a collation that
-   * ignores case or trailing spaces) or is not the primary key, and (PostgreSQL, H2) one made by an earlier
-   * version without the {@code purge_after} column; the message gives the DDL that fixes it.
-   */
-  private void checkKeyColumn() {
-    String problem;
-    try {
-      problem = connections.run(c -> {
-        String layout = statements.layoutProblem(c); // a table of another shape first: its key column is moot
-        return layout != null ? layout : statements.keyColumnProblem(c);
-      });
-    } catch (RuntimeException e) {
-      // an unreachable database must not stop the application from starting: calls fail closed until
-      // it is back, and the table is checked by the next start
-      LOG.log(Level.WARNING, "Could not check the key column of the idempotency table " + table(), e);
-      return;
-    }
-    if (problem != null) {
-      throw new IdempotencyConfigurationException("The idempotency table " + table() + " cannot be used: " + problem);
-    }
-  }
-
-  /** Whether the table can be read: a query that returns no row, so it costs no scan. */
-  private boolean tableExists() {
-    String sql = "SELECT 1 FROM " + statements.table.qualified() + " WHERE 1 = 0";
-    try {
-      return connections.run(c -> {
-        try (var statement = c.createStatement()) {
-          statement.executeQuery(sql); // closing the statement closes its result set
-          return true;
-        }
-      });
-    } catch (RuntimeException e) {
-      return false; // missing (or unreadable: creating it then reports what is wrong)
-    }
+    setup.createSchema();
   }
 
   /** Claims {@code key} on a connection of the store's own and commits at once, in every mode (one-time tokens). */
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    return claimIndependently(new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
+    return work.claim(new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease)));
   }
 
@@ -243,87 +172,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
     TableStatements.ClaimRequest request = new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
         micros(lease));
-    Effects declared = effects == Effects.UNDECLARED ? defaultEffects : effects;
-    if (declared == Effects.EXTERNAL) {
-      return claimOnItsOwn(request);
-    }
-    CallerTransactions.Transaction caller = transactions.current(); // refuses an ambiguous thread first
-    if (caller != null) {
-      if (declared == Effects.TRANSACTIONAL) {
-        return scoped.claimJoined(caller, request);
-      }
-      return existingOr(request, () -> undeclaredInATransaction(transactions.joinable()));
-    }
-    String other = transactions.unjoinable();
-    if (other != null) {
-      if (declared == Effects.TRANSACTIONAL) {
-        return existingOr(request, () -> new IdempotencyConfigurationException("The call is declared"
-            + " Effects.TRANSACTIONAL, but the calling thread's transaction is " + other + ", which the"
-            + " idempotency store " + this + " cannot write in; the method did not run. Run it in a transaction"
-            + " on the store's database, or declare @Idempotent(effects = Effects.EXTERNAL) if its effects are"
-            + " outside that transaction"));
-      }
-      return existingOr(request, () -> undeclaredInATransaction(other));
-    }
-    if (declared == Effects.TRANSACTIONAL && requireTransaction) {
-      return existingOr(request, () -> new IdempotencyConfigurationException("The idempotency store " + this
-          + " takes this call as"
-          + " transactional" + (effects == Effects.UNDECLARED ? " (its mode joins the caller's transaction)" : "")
-          + ", but the calling thread has no " + transactions.joinable() + ", so the outcome could not commit or"
-          + " roll back together with the method's writes; the method did not run. Call it inside such a"
-          + " transaction; declare @Idempotent(effects = Effects.EXTERNAL) if its effects are outside any"
-          + " transaction; or build the store with requireTransaction(false) (property"
-          + " idempotent.jdbi.require-transaction=false) to record such calls on their own."));
-    }
-    return claimOnItsOwn(request);
-  }
-
-  /**
-   * The live record of the key, for a call that could not be recorded the way it is made: a replay (or a
-   * duplicate of a running call) writes nothing, so it needs no decision; a call that would claim the key is
-   * refused with {@code refusal}.
-   */
-  private ClaimResult existingOr(TableStatements.ClaimRequest request,
-      java.util.function.Supplier<IdempotencyConfigurationException> refusal) {
-    Optional<IdempotencyRecord> live = scoped.find(request.key(), this::repeating);
-    if (live.isPresent()) {
-      return ClaimResult.existing(live.get());
-    }
-    throw refusal.get();
-  }
-
-  private IdempotencyConfigurationException undeclaredInATransaction(String transaction) {
-    return new IdempotencyConfigurationException("The call runs inside a " + transaction + ", and does not say"
-        + " where its effects live: recorded on its own, its outcome would be replayed after that transaction"
-        + " rolled its effects back; recorded in the transaction, an effect outside it (an external API) would"
-        + " run again after a rollback. The method did not run. Declare @Idempotent(effects ="
-        + " Effects.TRANSACTIONAL) when its effects are writes in that transaction on the store's database"
-        + " (the outcome then commits or rolls back with them), or Effects.EXTERNAL when they are outside it (the"
-        + " outcome then survives a rollback); or give the idempotency store " + this + " a joined mode (property"
-        + " idempotent.jdbi.mode=joined), which takes undeclared calls as transactional.");
-  }
-
-  /** A claim recorded on its own: committed at once, or (scoped modes) in a transaction of the store's own. */
-  private ClaimResult claimOnItsOwn(TableStatements.ClaimRequest request) {
-    return ownScoped ? scoped.claimOwn(request) : claimIndependently(request);
-  }
-
-  /**
-   * A claim committed at once: one statement, repeated after a serialization failure ({@link #repeating}),
-   * and again when a concurrent change hid the row from it (the dialect answers null).
-   */
-  private ClaimResult claimIndependently(TableStatements.ClaimRequest request) {
-    for (int attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
-      TableStatements.Claim claim = repeating(c -> statements.claim(c, request));
-      if (claim != null) {
-        if (!claim.claimed()) {
-          return ClaimResult.existing(claim.existing());
-        }
-        return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
-      }
-    }
-    throw new IdempotencyStoreException("The claim did not settle after " + CLAIM_ATTEMPTS + " attempts under"
-        + " contention", null);
+    return routing.claim(request, effects);
   }
 
   @Override
@@ -354,32 +203,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
     // a claim committed on its own (or one whose transaction has ended, its row committed); the method has
     // run, so the outcome waits its turn for a connection even while the store's other operations pause
-    return repeating(c -> statements.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
-  }
-
-  /**
-   * Runs one of the store's own units of work, repeating it after a serialization failure or a deadlock
-   * (SQLState {@code 40001}, {@code 40P01}; MariaDB's deadlock 1213 reports {@code 40001}). Sessions that
-   * default to {@code REPEATABLE READ} or {@code SERIALIZABLE} raise them even for one-statement
-   * transactions. Repeating is safe: such a failure rolled the unit back, and every write is fenced by
-   * the owner token (or, for a purge, decided again from the rows as they are then).
-   */
-  private <R> R repeating(Connections.Work<R> work) {
-    return repeating(work, true);
-  }
-
-  /** As {@link #repeating(Connections.Work)}, not refused while the database is taken for unreachable unless {@code pausable}. */
-  private <R> R repeating(Connections.Work<R> work, boolean pausable) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return connections.run(work, pausable);
-      } catch (RuntimeException e) {
-        if (attempt >= CLAIM_ATTEMPTS || !statements.isRetryable(sqlState(e))) {
-          throw e;
-        }
-        pause(attempt);
-      }
-    }
+    return work.repeating(c -> statements.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
   }
 
   @Override
@@ -389,7 +213,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (released != null) {
       return released;
     }
-    return repeating(c -> statements.release(c, storedKey, owner)) == 1;
+    return work.repeating(c -> statements.release(c, storedKey, owner)) == 1;
   }
 
   @Override
@@ -399,12 +223,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return true;
     }
     // a running call's claim: not refused by the pause, so that an exhausted pool cannot starve it past its lease
-    return repeating(c -> statements.renew(c, storedKey, owner, micros(lease)), false) == 1;
+    return work.repeating(c -> statements.renew(c, storedKey, owner, micros(lease)), false) == 1;
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
-    return scoped.find(KEY_RULES.requireAccepted(key), this::repeating);
+    return scoped.find(KEY_RULES.requireAccepted(key), work::repeating);
   }
 
   @Override
@@ -412,7 +236,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     if (maxRecords <= 0) {
       return 0;
     }
-    return repeating(c -> statements.purgeExpired(c, maxRecords));
+    return work.repeating(c -> statements.purgeExpired(c, maxRecords));
   }
 
   /**
@@ -423,18 +247,10 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   @Override
   public void afterCommit(Runnable action) {
     CallerTransactions.Transaction joined = lastJoined.get();
-    if (joined != null && joined == currentOrNone()) {
+    if (joined != null && joined == scoped.currentOrNone()) {
       joined.afterCommit(action);
     } else {
       action.run(); // committed already: on its own, or with a transaction that has ended since
-    }
-  }
-
-  private CallerTransactions.Transaction currentOrNone() {
-    try {
-      return transactions.current();
-    } catch (IdempotencyStoreException e) {
-      return null;
     }
   }
 
@@ -468,24 +284,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Adds a resource that {@link #close()} closes (a scheduler started after the store was built). */
   synchronized void own(AutoCloseable resource) {
     owned.add(resource);
-  }
-
-  private static String sqlState(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && s.getSQLState() != null) {
-        return s.getSQLState();
-      }
-    }
-    return null;
-  }
-
-  private static void pause(int attempt) {
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt * 5L, 50L)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while repeating a statement of the idempotency store", e);
-    }
   }
 
   static long micros(Duration d) {
@@ -632,7 +430,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
     }
 
     public JdbiIdempotencyStore build() {
-      SqlDialect d = dialect != null ? dialect : detect();
+      SqlDialect d = dialect != null ? dialect : DatabaseProbe.detect(jdbi);
       if (relaxedClaimDurability && mode.transactionScoped()) {
         throw new IdempotencyConfigurationException("Relaxed claim durability does not apply to " + mode + " mode: the"
             + " claim commits with the outcome, and the outcome's commit stays durable");
@@ -642,57 +440,12 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
             + " database is " + d);
       }
       JdbiIdempotencyStore store = new JdbiIdempotencyStore(this, d);
-      warnIfThePoolWaitsLonger();
+      DatabaseProbe.warnIfThePoolWaitsLonger(dataSource, operationTimeout);
       if (createSchema) {
         store.createSchema();
       }
-      store.checkKeyColumn();
+      store.setup.checkKeyColumn();
       return store;
-    }
-
-    /**
-     * A HikariCP pool checks an idle connection on the thread that borrows it, and no interrupt ends that
-     * check: on a server that stopped answering, a borrower waits as long as the pool's connection timeout
-     * (30 s by default), whatever the store's operation timeout. Said once, when the store is built.
-     */
-    private void warnIfThePoolWaitsLonger() {
-      if (dataSource == null || !dataSource.getClass().getName().equals("com.zaxxer.hikari.HikariDataSource")) {
-        return;
-      }
-      long poolMillis;
-      try {
-        poolMillis = (Long) dataSource.getClass().getMethod("getConnectionTimeout").invoke(dataSource);
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return;
-      }
-      if (poolMillis == 0 || poolMillis > operationTimeout.toMillis()) {
-        LOG.log(Level.WARNING, "The idempotency store's pool (" + dataSource + ") waits up to "
-            + (poolMillis == 0 ? "forever" : poolMillis + " ms") + " for a connection, longer than the store's"
-            + " operation timeout of " + operationTimeout + ": on a database server that stops answering, the"
-            + " pool checks its idle connections on the calling thread for that long before the store can give"
-            + " up. Set the pool's connectionTimeout to the operation timeout or less (Spring Boot:"
-            + " spring.datasource.hikari.connection-timeout), or give the store a pool of its own");
-      }
-    }
-
-    private SqlDialect detect() {
-      try (Handle h = jdbi.open()) {
-        var meta = h.getConnection().getMetaData();
-        String product = meta.getDatabaseProductName();
-        SqlDialect d = SqlDialect.fromProductName(product).orElseThrow(() -> new IdempotencyConfigurationException(
-            "Unsupported database '" + product + "'; " + SUPPORTED_DATABASES));
-        if (d == SqlDialect.MARIADB && !atLeast(meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion(), 10, 5)) {
-          throw new IdempotencyConfigurationException("MariaDB " + meta.getDatabaseProductVersion()
-              + " is not supported: the store needs MariaDB 10.5 or later (INSERT … RETURNING)");
-        }
-        return d;
-      } catch (SQLException e) {
-        throw new IllegalStateException("Cannot read the database's metadata to detect its dialect", e);
-      }
-    }
-
-    private static boolean atLeast(int major, int minor, int wantMajor, int wantMinor) {
-      return major > wantMajor || (major == wantMajor && minor >= wantMinor);
     }
   }
 }

@@ -121,4 +121,14 @@ final class NamedSql {
     String state = e.getSQLState();
     return "42P01".equals(state) || "42S02".equals(state) || "42S03".equals(state) || "42S04".equals(state);
   }
+
+  /** The SQLState of the first {@link SQLException} in {@code e}'s causes that has one, or null. */
+  static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        return s.getSQLState();
+      }
+    }
+    return null;
+  }
 }

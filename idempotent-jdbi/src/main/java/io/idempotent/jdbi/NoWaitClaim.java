@@ -296,7 +296,7 @@ abstract class NoWaitClaim {
         try {
           return statements.claim(c, r);
         } catch (IdempotencyStoreException e) {
-          if ("HYT00".equals(sqlState(e))) {
+          if ("HYT00".equals(NamedSql.sqlState(e))) {
             return BUSY;
           }
           throw e;
@@ -315,15 +315,6 @@ abstract class NoWaitClaim {
     } catch (SQLException e) {
       throw NamedSql.failure(e, sql);
     }
-  }
-
-  static String sqlState(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && s.getSQLState() != null) {
-        return s.getSQLState();
-      }
-    }
-    return null;
   }
 
   private static int errorCode(Throwable e) {

@@ -56,11 +56,6 @@ public enum TransactionMode {
    */
   JOINED_TRANSACTION_SCOPED;
 
-  /** Whether the outcome is written in the caller's transaction. */
-  boolean joinsCaller() {
-    return this == JOINED || this == JOINED_TRANSACTION_SCOPED;
-  }
-
   /** Whether the claim row stays uncommitted in the transaction that records the outcome. */
   boolean transactionScoped() {
     return this == TRANSACTION_SCOPED || this == JOINED_TRANSACTION_SCOPED;

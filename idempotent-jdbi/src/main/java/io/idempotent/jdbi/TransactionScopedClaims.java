@@ -61,7 +61,7 @@ final class TransactionScopedClaims {
       try {
         claim = noWait.claim(joined.connection(), r);
       } catch (IdempotencyStoreException e) {
-        if ("23505".equals(NoWaitClaim.sqlState(e))) {
+        if ("23505".equals(NamedSql.sqlState(e))) {
           // the key's row was committed after this transaction's snapshot (REPEATABLE READ, SERIALIZABLE): it
           // cannot see the row its insert meets, so no repeat in it settles; the caller must run it again
           throw new IdempotencyStoreException("The key was claimed by a transaction that committed after this"
@@ -106,7 +106,7 @@ final class TransactionScopedClaims {
         try {
           claim = noWait.claimOwn(c, r);
         } catch (RuntimeException e) {
-          if (attempt >= ATTEMPTS || !statements.isRetryable(NoWaitClaim.sqlState(e))) {
+          if (attempt >= ATTEMPTS || !statements.isRetryable(NamedSql.sqlState(e))) {
             throw e;
           }
           claim = null;
@@ -214,7 +214,7 @@ final class TransactionScopedClaims {
       try {
         return statements.release(o.joined.connection(), storedKey, owner) == 1;
       } catch (RuntimeException e) {
-        if ("25P02".equals(NoWaitClaim.sqlState(e))) {
+        if ("25P02".equals(NamedSql.sqlState(e))) {
           return true; // PostgreSQL: the transaction has failed and can only roll back, claim and all
         }
         throw e;
@@ -262,7 +262,7 @@ final class TransactionScopedClaims {
   }
 
   /** The calling thread's transaction, or null (also when it has several, which a look-up need not choose from). */
-  private CallerTransactions.Transaction currentOrNone() {
+  CallerTransactions.Transaction currentOrNone() {
     try {
       return transactions.current();
     } catch (IdempotencyStoreException e) {

@@ -1,5 +1,15 @@
 package io.idempotent.redis;
 
+import static io.idempotent.redis.ScriptArguments.addLease;
+import static io.idempotent.redis.ScriptArguments.ascii;
+import static io.idempotent.redis.ScriptArguments.field;
+import static io.idempotent.redis.ScriptArguments.millis;
+import static io.idempotent.redis.ScriptArguments.sendId;
+import static io.idempotent.redis.ScriptReplies.done;
+import static io.idempotent.redis.ScriptReplies.malformed;
+import static io.idempotent.redis.ScriptReplies.record;
+import static io.idempotent.redis.ScriptReplies.text;
+
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
 import io.idempotent.internal.Hashing;
@@ -9,12 +19,9 @@ import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -71,34 +78,25 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   /** The largest {@link Builder#maxKeyLength(int)}. */
   public static final int MAX_KEY_LENGTH_LIMIT = 65_536;
 
-  private static final long MAX_GRACE_MILLIS = Duration.ofHours(1).toMillis();
-
-  /** Longest lease or TTL kept (about 317 years); longer ones are cut to it. */
-  private static final long MAX_MILLIS = 10_000_000_000_000L;
-
-  private static final byte[] MAX_KEY_LENGTH_SETTING = "max_key_length".getBytes(StandardCharsets.US_ASCII);
-
   private final UnifiedJedis redis;
   private final ScriptCalls calls;
   private final boolean ownsClient;
   private final String prefix;
-  private final int maxKeyLength;
   private final StoreKeyRules keyRules;
   private final RedisKeys keys;
   private final int waitReplicas;
   private final long waitMillis;
   private final TimeSource time;
-  /** Whether this instance's settings were found to agree with those kept in Redis (see settings.lua). */
-  private volatile boolean settingsAgree;
+  private final SharedSettings settings;
 
   private RedisIdempotencyStore(UnifiedJedis redis, boolean ownsClient, Builder b) {
     this.redis = redis;
     this.calls = new ScriptCalls(redis);
     this.ownsClient = ownsClient;
     this.prefix = b.prefix;
-    this.maxKeyLength = b.maxKeyLength;
     this.keyRules = StoreKeyRules.any().maxChars(b.maxKeyLength);
     this.keys = new RedisKeys(b.prefix);
+    this.settings = new SharedSettings(calls, keys, b.prefix, b.maxKeyLength);
     this.waitReplicas = b.waitReplicas;
     this.waitMillis = b.waitTimeout == null ? 0 : millis(b.waitTimeout, "waitTimeout");
     this.time = b.time;
@@ -114,9 +112,12 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
     byte[] redisKey = redisKey(key);
-    requireAgreeingSettings();
-    List<byte[]> args = List.of(Hashing.exactUtf8(fingerprint), Hashing.exactUtf8(owner), ascii(leaseMillis),
-        ascii(keepMillis(leaseMillis)), ascii(graceMillis(leaseMillis)), sendId());
+    settings.requireAgreeing();
+    List<byte[]> args = new ArrayList<>(6);
+    args.add(Hashing.exactUtf8(fingerprint));
+    args.add(Hashing.exactUtf8(owner));
+    addLease(args, leaseMillis);
+    args.add(sendId());
     long sent = time.nanoTime();
     // a claim that times out here may still land when a stalled server wakes; it then refuses retries
     // until its lease ends (README, Durability)
@@ -163,28 +164,6 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     }
   }
 
-  /**
-   * Checks once per store that the settings which decide what Redis key a call's key becomes agree with
-   * those of the instances before it (kept in Redis under the prefix): instances that hashed long keys
-   * at different lengths would keep one call under two keys and both run it.
-   */
-  private void requireAgreeingSettings() {
-    if (settingsAgree) {
-      return;
-    }
-    byte[] mine = ascii(maxKeyLength);
-    Object held = calls.run(LuaScript.SETTINGS, keys.settings(), List.of(MAX_KEY_LENGTH_SETTING, mine));
-    String heldText = held instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(held);
-    if (!heldText.equals(Long.toString(maxKeyLength))) {
-      throw new IdempotencyStoreException("This Redis idempotency store hashes keys longer than " + maxKeyLength
-          + " characters, but the instances before it under the prefix '" + prefix + "' hash those longer than "
-          + heldText + ": the same call would be kept under two keys. Configure the same max-key-length on"
-          + " every instance (after changing it everywhere, delete the settings key, the prefix followed by"
-          + " the byte 0xFF and 'settings').");
-    }
-    settingsAgree = true;
-  }
-
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     Objects.requireNonNull(owner, "owner");
@@ -217,15 +196,16 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   public boolean renew(String key, String owner, Duration lease) {
     Objects.requireNonNull(owner, "owner");
     long leaseMillis = millis(lease, "lease");
-    return done(calls.run(LuaScript.RENEW, redisKey(key),
-        List.of(Hashing.exactUtf8(owner), ascii(leaseMillis), ascii(keepMillis(leaseMillis)),
-            ascii(graceMillis(leaseMillis)))));
+    List<byte[]> args = new ArrayList<>(4);
+    args.add(Hashing.exactUtf8(owner));
+    addLease(args, leaseMillis);
+    return done(calls.run(LuaScript.RENEW, redisKey(key), args));
   }
 
   @Override
   public Optional<IdempotencyRecord> find(String key) {
     byte[] redisKey = redisKey(key);
-    requireAgreeingSettings();
+    settings.requireAgreeing();
     Object reply = calls.run(LuaScript.FIND, redisKey, List.of());
     return reply == null ? Optional.empty() : Optional.of(record(key, (List<?>) reply));
   }
@@ -261,7 +241,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
     } catch (redis.clients.jedis.exceptions.JedisException e) {
       throw new IdempotencyStoreException("Redis does not answer: " + e.getMessage(), e);
     }
-    requireAgreeingSettings();
+    settings.requireAgreeing();
   }
 
   /** The Redis key of a store key (this package's tests look at Redis directly). */
@@ -280,91 +260,6 @@ public final class RedisIdempotencyStore implements IdempotencyStore, AutoClosea
   @Override
   public String toString() {
     return "RedisIdempotencyStore[prefix=" + prefix + "]";
-  }
-
-  /** {state, fingerprint, owner[, kind, json, failure_type, failure_message, remaining ms]} as the scripts return it. */
-  private static IdempotencyRecord record(String key, List<?> f) {
-    String state = text(f.get(0));
-    String fingerprint = Objects.requireNonNullElse(text(f.get(1)), "");
-    if ("IN_PROGRESS".equals(state)) {
-      return IdempotencyRecord.inProgress(key, fingerprint, text(f.get(2)));
-    }
-    if (!"COMPLETED".equals(state) || f.size() < 7) {
-      throw malformed("record", "state " + state);
-    }
-    try {
-      StoredOutcome outcome =
-          new OutcomeFields(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6))).toOutcome();
-      IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome);
-      // the remaining TTL by Redis's clock, so a cache in front never keeps a copy longer
-      return f.size() > 7 && f.get(7) instanceof Long ms && ms >= 0 ? record.withExpiresIn(Duration.ofMillis(ms)) : record;
-    } catch (IllegalArgumentException e) {
-      throw malformed("record", e.getMessage());
-    }
-  }
-
-  /** Adds the hash field {@code name} with {@code value} to {@code args}, unless the value is null. */
-  private static void field(List<byte[]> args, String name, String value) {
-    if (value != null) {
-      args.add(name.getBytes(StandardCharsets.US_ASCII));
-      args.add(value.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static boolean done(Object reply) {
-    return reply instanceof Long n && n == 1L;
-  }
-
-  private static IdempotencyStoreException malformed(String what, String detail) {
-    return new IdempotencyStoreException(
-        "The Redis idempotency store read a malformed " + what + " (" + detail + "); is another program writing"
-            + " under this store's prefix?");
-  }
-
-  /** A positive duration in whole milliseconds, rounded up, at most {@link #MAX_MILLIS}. */
-  static long millis(Duration d, String what) {
-    Objects.requireNonNull(d, what);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(what + " must be positive, was " + d);
-    }
-    if (d.getSeconds() >= MAX_MILLIS / 1000) {
-      return MAX_MILLIS;
-    }
-    long ms = d.toMillis();
-    return d.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
-  }
-
-  /**
-   * How long an in-progress hash is kept after its lease: ten leases, at most an hour, so a late owner
-   * whom nobody replaced still completes, as the SPI promises, and a takeover is told from a fresh
-   * claim, while unfinished claims and unused one-time tokens cost memory in proportion to their own
-   * lifetimes. During it the record counts as expired (see claim.lua).
-   */
-  static long graceMillis(long leaseMillis) {
-    long lease = Math.min(leaseMillis, MAX_GRACE_MILLIS);
-    return Math.max(lease, Math.min(10 * lease, MAX_GRACE_MILLIS));
-  }
-
-  private static long keepMillis(long leaseMillis) {
-    return leaseMillis + graceMillis(leaseMillis);
-  }
-
-  /**
-   * A new id for one claim or completion (128 random bits in hex), which the script keeps, so that the same
-   * script resent after a dropped connection is told from another caller's.
-   */
-  private static byte[] sendId() {
-    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-    return HexFormat.of().formatHex(ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong())
-        .array()).getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String text(Object o) {
-    return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
-  }
-
-  private static byte[] ascii(long n) {
-    return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
   }
 
   /**
