@@ -9,7 +9,7 @@ import java.time.Clock;
  * is {@link #system()}. Stores keep time by their own authority (a database's clock, Redis key expiry, a
  * Caffeine {@code Ticker}); an in-memory store a test drives may be given the same source.
  *
- * <p>A test passes a source it moves by hand ({@code FakeTicker} in {@code idempotent-testkit}) and lets
+ * <p>A test passes a source it moves by hand ({@link ManualTimeSource}) and lets
  * time pass without sleeping: moving it wakes the threads parked until a time it reached.
  *
  * <p>Implementations are thread-safe. {@link #nanoTime()} is read on the replay path of the layered

@@ -6,14 +6,14 @@ import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.spi.StoreSettings;
-import io.idempotent.testkit.FakeTicker;
+import io.idempotent.ManualTimeSource;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CaffeineIdempotencyStoreTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
 
   @Test
   void boundedSize_neverEvictsInProgressClaims() {

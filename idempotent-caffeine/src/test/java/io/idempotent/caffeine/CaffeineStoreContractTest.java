@@ -1,13 +1,13 @@
 package io.idempotent.caffeine;
 
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.FakeTicker;
+import io.idempotent.ManualTimeSource;
 import io.idempotent.testkit.IdempotencyStoreContract;
 import java.time.Duration;
 
 class CaffeineStoreContractTest extends IdempotencyStoreContract {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
 
   @Override
   protected IdempotencyStore createStore() {

@@ -15,7 +15,7 @@ import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.testkit.FakeTicker;
+import io.idempotent.ManualTimeSource;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class MicrometerIdempotencyTest {
 
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
   private final Orders orders = new Orders();
   private final ExecutorService pool = Executors.newCachedThreadPool();
   /** While true, the default store's claims fail as if it were unreachable. */

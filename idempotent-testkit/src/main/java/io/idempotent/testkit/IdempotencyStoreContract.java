@@ -56,7 +56,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>{@code
  * class CaffeineStoreContractTest extends IdempotencyStoreContract {
- *   private final FakeTicker ticker = new FakeTicker();
+ *   private final ManualTimeSource ticker = new ManualTimeSource();
  *   protected IdempotencyStore createStore() { return CaffeineIdempotencyStore.builder().ticker(ticker::read).build(); }
  *   protected void advancePast(Duration d) { ticker.advance(d.plusNanos(1)); }
  * }

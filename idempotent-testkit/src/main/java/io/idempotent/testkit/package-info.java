@@ -8,10 +8,10 @@
  *   <li>{@link io.idempotent.testkit.HostileInputContract}: every store; implement {@code createStore()}.
  *   <li>{@link io.idempotent.testkit.MultiInstanceContract}: stores shared by several application
  *       instances; implement {@code createInstance()}, which opens one more instance over the same data.
- *   <li>{@link io.idempotent.testkit.FakeTicker}: time that moves only when told, for the engine (a
- *       {@link io.idempotent.TimeSource}: waits and lease renewals follow it) and for stores that take
- *       their time from a ticker.
  * </ul>
+ *
+ * Time that moves only when told, for the engine and for stores that take their time from a ticker, is
+ * {@link io.idempotent.ManualTimeSource}, in the library itself.
  *
  * A store that decorates another extends {@link io.idempotent.spi.ForwardingIdempotencyStore}, which is
  * part of the SPI rather than of the kit.

@@ -1,15 +1,15 @@
 package io.idempotent.layered;
 
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.FakeTicker;
+import io.idempotent.ManualTimeSource;
 import io.idempotent.testkit.IdempotencyStoreContract;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 
 /** The layered composition itself passes the kit (here over two reference stores on one fake clock). */
 class LayeredStoreContractTest extends IdempotencyStoreContract {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
 
   @Override
   protected IdempotencyStore createStore() {

@@ -1,11 +1,13 @@
 package io.idempotent.testkit;
 
+import io.idempotent.ManualTimeSource;
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
 
 class InMemoryTestStoreContractTest extends IdempotencyStoreContract {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
 
   @Override
   protected IdempotencyStore createStore() {

@@ -1,5 +1,6 @@
 package io.idempotent.testkit;
 
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.IdempotencyStore;
 
 /** The hostile-input contract passes on the reference store. */

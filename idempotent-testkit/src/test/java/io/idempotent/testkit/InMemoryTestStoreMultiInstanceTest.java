@@ -1,5 +1,6 @@
 package io.idempotent.testkit;
 
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 

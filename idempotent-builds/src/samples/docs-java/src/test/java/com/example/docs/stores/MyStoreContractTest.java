@@ -1,7 +1,7 @@
 package com.example.docs.stores;
 
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.testkit.FakeTicker;
+import io.idempotent.ManualTimeSource;
 import io.idempotent.testkit.IdempotencyStoreContract;
 import java.time.Duration;
 

@@ -4,7 +4,7 @@ import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.OneTimeTokens;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.ManualTimeSource;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The layered store's record of claims running in this JVM ends with the claims, however they end. */
 class LayeredInFlightBoundTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
   private final LayeredIdempotencyStore layered = new LayeredIdempotencyStore(
       new InMemoryTestStore(ticker, false), new InMemoryTestStore(ticker, true), ticker);
 

@@ -1,4 +1,4 @@
-package io.idempotent.testkit;
+package io.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
-class FakeTickerTest {
+class ManualTimeSourceTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
 
   /** Parks on the ticker until {@code deadline} has been reached, as the engine's waits do. */
   private Thread parkedUntil(long deadline, CountDownLatch done) {

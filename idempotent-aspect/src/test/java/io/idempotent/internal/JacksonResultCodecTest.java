@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.testkit.ReplayShapes;
 import java.lang.reflect.Type;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -156,7 +155,7 @@ class JacksonResultCodecTest {
   static List<Priced> listOfPriced;
   static Optional<Ambiguous> optionalAmbiguous;
   static Map<String, Receipt> mapOfReceipts;
-  static List<ReplayShapes.Statement> statements;
+  static List<Transfer> transfers;
 
   private static Type typeOf(String field) throws NoSuchFieldException {
     return JacksonResultCodecTest.class.getDeclaredField(field).getGenericType();
@@ -199,7 +198,7 @@ class JacksonResultCodecTest {
   @Test
   void checkDecodable_valueClassesContainersAndJdkTypes_areAccepted() throws Exception {
     for (Type t : new Type[] {Receipt.class, Quote.class, Settings.class, Transfer.class, ZonedDateTime.class,
-        String.class, int.class, Object.class, typeOf("mapOfReceipts"), typeOf("statements")}) {
+        String.class, int.class, Object.class, typeOf("mapOfReceipts"), typeOf("transfers")}) {
       assertThatCode(() -> codec.checkDecodable(t)).as(t.getTypeName()).doesNotThrowAnyException();
     }
   }

@@ -11,8 +11,8 @@ import io.idempotent.OnInProgress;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.ManualTimeSource;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 class LayeredIdempotencyStoreTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTimeSource ticker = new ManualTimeSource();
   private final InMemoryTestStore near = new InMemoryTestStore(ticker, false);
   private final CountingStore far = new CountingStore(ticker);
   private final LayeredIdempotencyStore layered = new LayeredIdempotencyStore(near, far, ticker);

@@ -1,4 +1,4 @@
-package io.idempotent.testkit;
+package io.idempotent.reference;
 
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ResultCodec;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.testkit.InMemoryTestStore;
-import io.idempotent.testkit.ReplayShapes;
+import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.woven.PaymentRefusals;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
@@ -181,8 +181,8 @@ class ReplayFidelityTest {
           .finalExceptions(RuntimeException.class)
           .run(() -> {
             runs.incrementAndGet();
-            throw new ReplayShapes.InvalidCoupon("coupon SPRING expired");
-          })).isExactlyInstanceOf(ReplayShapes.InvalidCoupon.class).hasMessage("coupon SPRING expired");
+            throw new PaymentRefusals.InvalidCoupon("coupon SPRING expired");
+          })).isExactlyInstanceOf(PaymentRefusals.InvalidCoupon.class).hasMessage("coupon SPRING expired");
     }
     assertThat(runs).hasValue(1);
     assertThat(Idempotency.lastOutcome()).isEqualTo(CallOutcome.REPLAYED);

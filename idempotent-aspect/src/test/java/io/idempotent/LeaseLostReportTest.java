@@ -2,7 +2,7 @@ package io.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -3,8 +3,8 @@ package io.idempotent.woven;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.ManualTimeSource;
+import io.idempotent.reference.InMemoryTestStore;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,11 +19,11 @@ import java.util.function.LongSupplier;
 final class Fixture {
 
   /** The store's and the engine's time when the fixture runs on fake time; null on real time. */
-  final FakeTicker ticker;
+  final ManualTimeSource ticker;
   final InMemoryTestStore store;
   final List<IdempotencyEvent> events = new CopyOnWriteArrayList<>();
 
-  private Fixture(FakeTicker ticker, LongSupplier time, Consumer<IdempotencyConfig.Builder> custom) {
+  private Fixture(ManualTimeSource ticker, LongSupplier time, Consumer<IdempotencyConfig.Builder> custom) {
     this.ticker = ticker;
     // outcomes kept as JSON only, like a persistent store, so replays go through the codec
     this.store = new InMemoryTestStore(time, true);
@@ -40,7 +40,7 @@ final class Fixture {
   }
 
   static Fixture fakeTime(Consumer<IdempotencyConfig.Builder> custom) {
-    FakeTicker t = new FakeTicker();
+    ManualTimeSource t = new ManualTimeSource();
     return new Fixture(t, t, custom);
   }
 

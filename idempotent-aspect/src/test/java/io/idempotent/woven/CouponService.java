@@ -1,7 +1,6 @@
 package io.idempotent.woven;
 
 import io.idempotent.Idempotent;
-import io.idempotent.testkit.ReplayShapes;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A woven service whose final exceptions are declared as JDK types and thrown as the application's. */
@@ -12,12 +11,12 @@ public class CouponService {
   @Idempotent(key = "#p0", finalExceptions = IllegalArgumentException.class)
   public String redeem(String coupon) {
     runs.incrementAndGet();
-    throw new ReplayShapes.InvalidCoupon("coupon " + coupon + " expired");
+    throw new PaymentRefusals.InvalidCoupon("coupon " + coupon + " expired");
   }
 
   @Idempotent(key = "#p0", finalExceptions = RuntimeException.class)
   public String charge(String code) {
     runs.incrementAndGet();
-    throw new ReplayShapes.CardDeclined(code);
+    throw new PaymentRefusals.CardDeclined(code);
   }
 }

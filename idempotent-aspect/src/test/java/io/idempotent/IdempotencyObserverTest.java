@@ -9,7 +9,7 @@ import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.OnInProgress;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.ManualTimeSource;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ class LeaseRenewerTest {
   /** A third of the lease: when a renewal falls due. */
   private static final Duration INTERVAL = LEASE.dividedBy(3);
 
-  private final FakeTicker time = new FakeTicker();
+  private final ManualTimeSource time = new ManualTimeSource();
   private final InMemoryTestStore store = new InMemoryTestStore(time, false);
   private final IdempotencyEngine engine =
       new IdempotencyEngine(IdempotencyConfig.builder().store(store).time(time).build());
@@ -182,7 +182,7 @@ class LeaseRenewerTest {
     final CountDownLatch unblock = new CountDownLatch(1);
     final BlockingQueue<String> renewed = new LinkedBlockingQueue<>();
 
-    StuckRenewals(FakeTicker time) {
+    StuckRenewals(ManualTimeSource time) {
       super(time, false);
     }
 

@@ -8,8 +8,7 @@ import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -86,7 +85,7 @@ class ConfigurationTest {
   void builder_time_isTheSystemsUnlessSet_andClockReplacesOnlyTheWallClock() {
     assertThat(IdempotencyConfig.builder().store(new InMemoryTestStore()).build().time())
         .isSameAs(TimeSource.system());
-    FakeTicker ticker = new FakeTicker();
+    ManualTimeSource ticker = new ManualTimeSource();
     Clock fixed = Clock.fixed(Instant.parse("2001-02-03T04:05:06Z"), ZoneOffset.UTC);
     IdempotencyConfig c = IdempotencyConfig.builder().store(new InMemoryTestStore()).time(ticker).clock(fixed).build();
     long before = c.time().nanoTime();

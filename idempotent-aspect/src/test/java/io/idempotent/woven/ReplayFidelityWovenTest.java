@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.testkit.ReplayShapes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,7 @@ class ReplayFidelityWovenTest {
   void finalException_applicationSubclassOfDeclaredJdkType_replaysAsItself() {
     for (int i = 0; i < 3; i++) {
       assertThatThrownBy(() -> coupons.redeem("SPRING"))
-          .isExactlyInstanceOf(ReplayShapes.InvalidCoupon.class).hasMessage("coupon SPRING expired");
+          .isExactlyInstanceOf(PaymentRefusals.InvalidCoupon.class).hasMessage("coupon SPRING expired");
     }
     assertThat(coupons.runs).hasValue(1);
   }
@@ -39,8 +38,8 @@ class ReplayFidelityWovenTest {
   void finalException_formattingItsOwnMessage_replaysWithTheSameMessageAndField() {
     for (int i = 0; i < 2; i++) {
       assertThatThrownBy(() -> coupons.charge("51"))
-          .isExactlyInstanceOf(ReplayShapes.CardDeclined.class).hasMessage("card declined: 51")
-          .satisfies(e -> assertThat(((ReplayShapes.CardDeclined) e).code()).isEqualTo("51"));
+          .isExactlyInstanceOf(PaymentRefusals.CardDeclined.class).hasMessage("card declined: 51")
+          .satisfies(e -> assertThat(((PaymentRefusals.CardDeclined) e).code()).isEqualTo("51"));
     }
     assertThat(coupons.runs).hasValue(1);
   }

@@ -3,8 +3,7 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +23,7 @@ class MaxRunTimeTest {
 
   private static final Duration STEP = Duration.ofSeconds(1);
 
-  private final FakeTicker time = new FakeTicker();
+  private final ManualTimeSource time = new ManualTimeSource();
   private final InMemoryTestStore store = new InMemoryTestStore(time, true);
   private final List<IdempotencyEvent.Type> events = new CopyOnWriteArrayList<>();
   private final CountDownLatch runTimeExceeded = new CountDownLatch(1);

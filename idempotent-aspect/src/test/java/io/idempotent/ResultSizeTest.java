@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.JacksonResultCodec;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

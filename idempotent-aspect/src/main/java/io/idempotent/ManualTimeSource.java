@@ -1,6 +1,5 @@
-package io.idempotent.testkit;
+package io.idempotent;
 
-import io.idempotent.TimeSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Time that moves only when a test {@linkplain #advance advances} it. It is a {@link TimeSource} for the
+ * Time that moves only when a test {@linkplain #advance advances} it: for tests of the engine, of a store,
+ * or of an application's own idempotent methods. It is a {@link TimeSource} for the
  * engine ({@code IdempotencyConfig.Builder.time(ticker)}) and for a layered store, and a
  * {@code LongSupplier} of nanoseconds for stores that take their time from a ticker (pass it, or
  * {@code ticker::read}, to the store), so that one test moves the time of all of them at once. The
@@ -28,7 +28,7 @@ import java.util.function.LongSupplier;
  * asked of it, without sleeping. Thread-safe.
  *
  * <pre>{@code
- * FakeTicker time = new FakeTicker();
+ * ManualTimeSource time = new ManualTimeSource();
  * Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder()
  *     .store(new MyStore(time)).time(time).build());
  * ...
@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * time.advance(Duration.ofSeconds(11)); // past its wait timeout: it gives up
  * }</pre>
  */
-public final class FakeTicker implements TimeSource, LongSupplier {
+public final class ManualTimeSource implements TimeSource, LongSupplier {
 
   private static final long START_NANOS = 1_000_000_000L;
   private static final Instant START_INSTANT = Instant.parse("2030-01-01T00:00:00Z");
@@ -140,7 +140,7 @@ public final class FakeTicker implements TimeSource, LongSupplier {
 
   @Override
   public String toString() {
-    return "FakeTicker at " + Duration.ofNanos(nanos.get() - START_NANOS) + " after its start";
+    return "ManualTimeSource at " + Duration.ofNanos(nanos.get() - START_NANOS) + " after its start";
   }
 
   /** The wall clock: the start instant plus the time advanced since. */

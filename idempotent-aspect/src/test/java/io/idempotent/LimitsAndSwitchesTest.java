@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.EnvironmentConfiguration;
-import io.idempotent.testkit.FakeTicker;
-import io.idempotent.testkit.InMemoryTestStore;
+import io.idempotent.reference.InMemoryTestStore;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -104,7 +103,7 @@ class LimitsAndSwitchesTest {
 
   @Test
   void tokens_consumedLongLivedToken_staysAlreadyUsedForItsWholeLifetime() {
-    FakeTicker ticker = new FakeTicker();
+    ManualTimeSource ticker = new ManualTimeSource();
     OneTimeTokens tokens = Idempotency.create(IdempotencyConfig.builder()
         .store(new InMemoryTestStore(ticker, true)).build()).tokens("form");
     String token = tokens.issue(Duration.ofDays(30));
