@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.IdempotencyObserver.ObservedCall;
 import io.idempotent.IdempotencyObserver.Outcome;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -163,8 +165,13 @@ class IdempotencyObserverTest {
     IllegalStateException down = new IllegalStateException("store down");
     IdempotencyStore failingCompletions = new ForwardingIdempotencyStore(new InMemoryTestStore()) {
       @Override
-      public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-        throw down;
+      protected CallClaim forward(CallClaim claim) {
+        return new ForwardingCallClaim(claim) {
+          @Override
+          public boolean complete(StoredOutcome outcome, Duration ttl) {
+            throw down;
+          }
+        };
       }
     };
     assertThat(idempotency(failingCompletions).call("mail", String.class).key("m-2").run(() -> "sent"))
@@ -195,11 +202,16 @@ class IdempotencyObserverTest {
     AtomicInteger completions = new AtomicInteger();
     Idempotency idempotency = idempotency(new ForwardingIdempotencyStore(new InMemoryTestStore()) {
       @Override
-      public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-        if (completions.incrementAndGet() == 2) {
-          throw new IllegalStateException("store down"); // the outer call's completion
-        }
-        return super.complete(key, owner, outcome, ttl);
+      protected CallClaim forward(CallClaim claim) {
+        return new ForwardingCallClaim(claim) {
+          @Override
+          public boolean complete(StoredOutcome outcome, Duration ttl) {
+            if (completions.incrementAndGet() == 2) {
+              throw new IllegalStateException("store down"); // the outer call's completion
+            }
+            return super.complete(outcome, ttl);
+          }
+        };
       }
     });
     idempotency.call("inner", String.class).key("i-1").run(() -> "inner");

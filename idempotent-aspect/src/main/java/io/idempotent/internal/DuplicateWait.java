@@ -5,6 +5,7 @@ import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
 import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
 import java.time.Duration;
@@ -77,7 +78,7 @@ final class DuplicateWait {
             "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
                 + ") but it is still in progress; the method did not run again", null, plan.name, Hashing.shortReference(key));
       }
-      CompletionStage<?> signal = store.changeSignal(key);
+      CompletionStage<?> signal = store instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
       if (signal != null) {
         // the store tells when the record changes, but not when the first caller's lease runs out with
         // nobody to release it: look again at least once a lease, so a dead owner is taken over here too

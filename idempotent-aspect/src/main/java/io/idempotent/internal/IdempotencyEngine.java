@@ -12,10 +12,12 @@ import io.idempotent.IdempotencyStoreException;
 import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
 import io.idempotent.TimeSource;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -184,7 +186,7 @@ public final class IdempotencyEngine {
       return onMissingKey(plan, key, scope, invocation);
     }
     IdempotencyStore store = config.store(plan.storeName);
-    String storedKey = StoredKeys.compose(plan.name, scope, key, store.keyRules());
+    String storedKey = StoredKeys.compose(plan.name, scope, key, StoreKeyRules.of(store));
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
     String owner = takeOwner();
@@ -192,11 +194,12 @@ public final class IdempotencyEngine {
     while (true) {
       // a call of this key whose outcome is on its way to the store from here is still in progress, even
       // where the store let its lease run out meanwhile: no caller in this JVM takes it over
-      ClaimResult claim = renewer.recording(store, storedKey)
-          ? ClaimResult.existing(IdempotencyRecord.inProgress(storedKey, fingerprint, null))
+      CallClaim call = renewer.recording(store, storedKey) ? null
           : claim(plan, store, storedKey, fingerprint, owner, lease);
+      ClaimResult claim = call != null ? call.result()
+          : ClaimResult.existing(IdempotencyRecord.inProgress(storedKey, fingerprint, null));
       if (claim.claimed()) {
-        return runClaimed(plan, store, storedKey, owner, lease, claim, invocation);
+        return runClaimed(plan, store, storedKey, call, lease, invocation);
       }
       IdempotencyRecord record = claim.existing();
       checkFingerprint(plan, record, fingerprint, storedKey);
@@ -232,12 +235,12 @@ public final class IdempotencyEngine {
         null, plan.name, null);
   }
 
-  private Ending runClaimed(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
-      ClaimResult claim, Invocation invocation) {
-    if (claim.status() == ClaimResult.Status.TAKEN_OVER) {
+  private Ending runClaimed(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
+      Invocation invocation) {
+    if (claim.result().status() == ClaimResult.Status.TAKEN_OVER) {
       emit(Type.LEASE_TAKEN_OVER, plan, key, null);
     }
-    return run(plan, store, key, owner, lease, invocation);
+    return run(plan, store, key, claim, lease, invocation);
   }
 
   /** A live claim of the same key, and a policy that does not wait for it: THROW throws, SKIP skips. */
@@ -267,10 +270,10 @@ public final class IdempotencyEngine {
     return owner;
   }
 
-  private ClaimResult claim(
+  private CallClaim claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
-      return store.claimForCall(key, fingerprint, owner, lease, plan.effects);
+      return CallClaim.claim(store, key, fingerprint, owner, lease, plan.effects);
     } catch (IdempotencyConfigurationException e) {
       throw e; // the store refuses how the call is made (undeclared effects in a transaction), not failed
     } catch (RuntimeException e) {
@@ -283,9 +286,9 @@ public final class IdempotencyEngine {
 
   /** Runs the claimed call and records its outcome: the call ends {@code EXECUTED}, whatever it threw. */
   private Ending run(
-      CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Invocation invocation) {
+      CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease, Invocation invocation) {
     LeaseRenewer.Renewal renewal = config.leaseRenewal()
-        ? renewer.register(plan, store, key, owner, lease, recorder.maxRunTime(plan))
+        ? renewer.register(plan, store, key, claim, lease, recorder.maxRunTime(plan))
         : null;
     Object result;
     RunningKeys running = RunningKeys.enter(store, key);
@@ -293,7 +296,7 @@ public final class IdempotencyEngine {
       result = invocation.proceed();
     } catch (Throwable t) {
       cancel(renewal);
-      recorder.onFailure(plan, store, key, owner, lease, renewal, t);
+      recorder.onFailure(plan, store, key, claim, lease, renewal, t);
       if (plan.shape == CallPlan.ResultShape.STAGE && plan.isFinal(t)) {
         // as every replay of this recorded failure will
         return Ending.returned(CompletableFuture.failedFuture(t), CallOutcome.EXECUTED);
@@ -303,30 +306,30 @@ public final class IdempotencyEngine {
       running.exit();
     }
     try {
-      return Ending.returned(recorded(plan, store, key, owner, lease, renewal, result), CallOutcome.EXECUTED);
+      return Ending.returned(recorded(plan, store, key, claim, lease, renewal, result), CallOutcome.EXECUTED);
     } catch (Throwable t) {
       return Ending.threw(t, CallOutcome.EXECUTED); // it ran; its outcome could not be recorded
     }
   }
 
   /** Records the outcome of a call that returned {@code result}; returns what the caller gets. */
-  private Object recorded(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  private Object recorded(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, Object result) {
     if (plan.shape == CallPlan.ResultShape.STAGE) {
       if (result == null) {
         cancel(renewal);
-        recorder.complete(plan, store, key, owner, lease, renewal, null, false);
+        recorder.complete(plan, store, key, claim, lease, renewal, null, false);
         return CompletableFuture.completedFuture(null); // as every replay of a null outcome will
       }
-      return completeWhenDone(plan, store, key, owner, lease, renewal, (CompletionStage<?>) result);
+      return completeWhenDone(plan, store, key, claim, lease, renewal, (CompletionStage<?>) result);
     }
     cancel(renewal);
-    recorder.complete(plan, store, key, owner, lease, renewal, result, false);
+    recorder.complete(plan, store, key, claim, lease, renewal, result, false);
     return result;
   }
 
   private CompletableFuture<Object> completeWhenDone(CallPlan plan, IdempotencyStore store, String key,
-      String owner, Duration lease, LeaseRenewer.Renewal renewal, CompletionStage<?> stage) {
+      CallClaim claim, Duration lease, LeaseRenewer.Renewal renewal, CompletionStage<?> stage) {
     CompletableFuture<Object> out = new CompletableFuture<>();
     Thread caller = Thread.currentThread();
     AtomicBoolean returned = new AtomicBoolean();
@@ -337,13 +340,13 @@ public final class IdempotencyEngine {
         // the completing thread may have open
         boolean detached = returned.get() || Thread.currentThread() != caller;
         try {
-          recorder.complete(plan, store, key, owner, lease, renewal, value, detached);
+          recorder.complete(plan, store, key, claim, lease, renewal, value, detached);
           out.complete(value);
         } catch (Throwable t) {
           out.completeExceptionally(t);
         }
       } else {
-        recorder.onFailure(plan, store, key, owner, lease, renewal, unwrap(error));
+        recorder.onFailure(plan, store, key, claim, lease, renewal, unwrap(error));
         out.completeExceptionally(error);
       }
     });

@@ -1,6 +1,7 @@
 package io.idempotent.internal;
 
 import io.idempotent.TimeSource;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.Map;
@@ -124,9 +125,9 @@ final class LeaseRenewer {
   }
 
   /** Renews {@code key}'s lease until the renewal is cancelled, the claim is lost or {@code maxRunTime} passes. */
-  Renewal register(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  Renewal register(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       Duration maxRunTime) {
-    Renewal r = new Renewal(plan, store, key, owner, lease, maxRunTime);
+    Renewal r = new Renewal(plan, store, key, claim, lease, maxRunTime);
     schedule(r);
     return r;
   }
@@ -139,11 +140,11 @@ final class LeaseRenewer {
    * the call's renewal; null: leases are not renewed, and {@code maxRunTime} counts from now), so a
    * retry does not take the key over while its outcome is on its way.
    */
-  void recordLater(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  void recordLater(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       Duration maxRunTime, Renewal renewed, LateRecording recording) {
     long now = time.nanoTime();
     long endsAt = renewed != null ? renewed.endsAt : now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4);
-    Renewal r = new Renewal(plan, store, key, owner, lease, maxRunTime, now, endsAt, renewed, recording);
+    Renewal r = new Renewal(plan, store, key, claim, lease, maxRunTime, now, endsAt, renewed, recording);
     recordings.put(new StoredKey(store, key), r);
     schedule(r);
   }
@@ -286,7 +287,7 @@ final class LeaseRenewer {
   private void renew(Renewal r, long now) {
     boolean renewed;
     try {
-      renewed = r.store.renew(r.key, r.owner, r.lease);
+      renewed = r.claim.renew(r.lease);
     } catch (RuntimeException e) {
       listener.renewalFailed(r.plan, r.key, e);
       r.due = now + r.intervalNanos / 2; // try again sooner
@@ -314,7 +315,7 @@ final class LeaseRenewer {
     } catch (RuntimeException e) {
       if (r.renewing && now - r.renewDue >= 0) {
         try {
-          if (!r.store.renew(r.key, r.owner, r.lease)) {
+          if (!r.claim.renew(r.lease)) {
             retire(r);
             listener.leaseLost(r.plan, r.store, r.key, "renew its lease while its outcome waited to be recorded");
             return;
@@ -347,7 +348,8 @@ final class LeaseRenewer {
     final CallPlan plan;
     final IdempotencyStore store;
     final String key;
-    final String owner;
+    /** The call's claim, which renews its lease and records its outcome. */
+    final CallClaim claim;
     final Duration lease;
     final long intervalNanos;
     final Duration maxRunTime;
@@ -364,31 +366,31 @@ final class LeaseRenewer {
     volatile long renewDue;
     volatile long pauseNanos;
 
-    Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease, Duration maxRunTime) {
-      this(plan, store, key, owner, lease, maxRunTime, time.nanoTime());
+    Renewal(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease, Duration maxRunTime) {
+      this(plan, store, key, claim, lease, maxRunTime, time.nanoTime());
     }
 
-    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
         Duration maxRunTime, long now) {
-      this(plan, store, key, owner, lease, maxRunTime,
+      this(plan, store, key, claim, lease, maxRunTime,
           now + Math.min(maxRunTime.toNanos(), Long.MAX_VALUE / 4), // at most 3650 days: no overflow
           now + intervalOf(lease), null, true, 0, 0);
     }
 
     /** A late recording: it ends when the call it records would have ({@code endsAt}). */
-    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
         Duration maxRunTime, long now, long endsAt, Renewal renewed, LateRecording recording) {
-      this(plan, store, key, owner, lease, maxRunTime, endsAt, now + FIRST_RECORDING_PAUSE_NANOS, recording,
+      this(plan, store, key, claim, lease, maxRunTime, endsAt, now + FIRST_RECORDING_PAUSE_NANOS, recording,
           renewed != null, renewed != null ? renewed.due : now, FIRST_RECORDING_PAUSE_NANOS);
     }
 
-    private Renewal(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+    private Renewal(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
         Duration maxRunTime, long endsAt, long due, LateRecording recording, boolean renewing, long renewDue,
         long pauseNanos) {
       this.plan = plan;
       this.store = store;
       this.key = key;
-      this.owner = owner;
+      this.claim = claim;
       this.lease = lease;
       this.intervalNanos = intervalOf(lease);
       this.maxRunTime = maxRunTime;

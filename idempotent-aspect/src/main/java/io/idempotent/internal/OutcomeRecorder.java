@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyRollbackRequiredException;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;
@@ -43,7 +44,7 @@ final class OutcomeRecorder {
    *
    * @param renewal the call's lease renewal, already cancelled (null when leases are not renewed)
    */
-  void complete(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  void complete(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, Object result, boolean detached) {
     boolean completed;
     StoredOutcome outcome;
@@ -51,16 +52,14 @@ final class OutcomeRecorder {
       outcome = recorded(plan, result);
     } catch (IdempotencyResultException e) {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
-      release(plan, store, key, owner, e);
+      release(plan, store, key, claim, e);
       throw e;
     }
     try {
-      completed = detached
-          ? store.completeDetached(key, owner, outcome, ttl(plan))
-          : store.complete(key, owner, outcome, ttl(plan));
+      completed = detached ? claim.completeDetached(outcome, ttl(plan)) : claim.complete(outcome, ttl(plan));
     } catch (IdempotencyResultException e) {
       // the result cannot be stored: release so that nothing half-written stays behind, and say why
-      release(plan, store, key, owner, e);
+      release(plan, store, key, claim, e);
       throw e;
     } catch (IdempotencyRollbackRequiredException e) {
       // a store writing inside the caller's transaction could not record the outcome there: the caller
@@ -69,7 +68,7 @@ final class OutcomeRecorder {
       throw e;
     } catch (RuntimeException e) {
       storeFailedAfterRun(plan, key, e);
-      recordLater(plan, store, key, owner, lease, renewal, outcome, false);
+      recordLater(plan, store, key, claim, lease, renewal, outcome, false);
       return;
     }
     if (completed) {
@@ -85,13 +84,13 @@ final class OutcomeRecorder {
    * is lost. (A repeat after an attempt that committed but whose answer was lost finds no claim either,
    * and is reported as a lost claim although the outcome is recorded.)
    */
-  private void recordLater(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  private void recordLater(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, StoredOutcome outcome, boolean failure) {
     Duration ttl = ttl(plan);
-    renewer.recordLater(plan, store, key, owner, lease, maxRunTime(plan), renewal, new LeaseRenewer.LateRecording() {
+    renewer.recordLater(plan, store, key, claim, lease, maxRunTime(plan), renewal, new LeaseRenewer.LateRecording() {
       @Override
       public boolean attempt() {
-        return store.completeDetached(key, owner, outcome, ttl);
+        return claim.completeDetached(outcome, ttl);
       }
 
       @Override
@@ -127,7 +126,7 @@ final class OutcomeRecorder {
         + " store stays unreachable until the lease has run out, a retry after that may run it again", e);
   }
 
-  void onFailure(CallPlan plan, IdempotencyStore store, String key, String owner, Duration lease,
+  void onFailure(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, Throwable t) {
     if (plan.isFinal(t)) {
       String state;
@@ -138,16 +137,16 @@ final class OutcomeRecorder {
         IdempotencyEngine.LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
             + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
             + e.getMessage() + "); the key was released and a retry runs the method again");
-        release(plan, store, key, owner, t);
+        release(plan, store, key, claim, t);
         return;
       }
       boolean completed;
       StoredOutcome outcome = StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state);
       try {
-        completed = store.complete(key, owner, outcome, ttl(plan));
+        completed = claim.complete(outcome, ttl(plan));
       } catch (RuntimeException e) {
         storeFailedAfterRun(plan, key, e);
-        recordLater(plan, store, key, owner, lease, renewal, outcome, true);
+        recordLater(plan, store, key, claim, lease, renewal, outcome, true);
         return;
       }
       if (completed) {
@@ -156,14 +155,14 @@ final class OutcomeRecorder {
         leaseLost(events, plan, store, key, "store its final failure");
       }
     } else {
-      release(plan, store, key, owner, t);
+      release(plan, store, key, claim, t);
     }
   }
 
-  private void release(CallPlan plan, IdempotencyStore store, String key, String owner, Throwable cause) {
+  private void release(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Throwable cause) {
     boolean released;
     try {
-      released = store.release(key, owner);
+      released = claim.release();
     } catch (RuntimeException e) {
       events.emit(Type.STORE_ERROR, plan, key, e);
       IdempotencyEngine.LOG.log(Level.WARNING, "Could not release the claim of " + plan.description

@@ -2,9 +2,14 @@ package io.idempotent.layered;
 
 import io.idempotent.Effects;
 import io.idempotent.TimeSource;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallScopedClaims;
+import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
@@ -25,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * progress in this JVM are tracked locally, so a duplicate of a call running here is answered without
  * a round trip and can wait for it without polling.
  *
- * <p>Only outcomes the far store has committed are copied near ({@link IdempotencyStore#afterCommit}),
+ * <p>Only outcomes the far store has committed are copied near ({@link CallClaim#afterCommit}),
  * and a copy never outlives its far record: it is kept for the far record's remaining lifetime, less
  * the time the far call took.
  *
@@ -35,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe. {@link #close()} closes both stores.
  */
-public final class LayeredIdempotencyStore implements IdempotencyStore {
+public final class LayeredIdempotencyStore implements IdempotencyStore, CallScopedClaims, ChangeSignals, KeyLimits {
 
   private static final System.Logger LOG = System.getLogger("io.idempotent.layered");
   private static final int MIN_SWEEP_SIZE = 1024;
@@ -95,28 +100,46 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-    return claim(key, fingerprint, owner, lease, null);
+    long now = time.nanoTime();
+    ClaimResult here = answeredHere(key, now);
+    if (here != null) {
+      return here;
+    }
+    return tracked(key, fingerprint, owner, lease, now, far.claim(key, fingerprint, owner, lease));
   }
 
-  /** As {@link #claim}; the far store claims with {@link IdempotencyStore#claimForCall} too. */
+  /**
+   * As {@link #claim}; the far store claims the call as the engine would ({@link CallClaim#claim}), and the
+   * handle caches the outcome once the far store has committed it ({@link CallClaim#afterCommit}).
+   */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return claim(key, fingerprint, owner, lease, effects);
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    long now = time.nanoTime();
+    ClaimResult here = answeredHere(key, now);
+    if (here != null) {
+      return CallClaim.of(this, key, owner, here);
+    }
+    CallClaim farClaim = CallClaim.claim(far, key, fingerprint, owner, lease, effects);
+    tracked(key, fingerprint, owner, lease, now, farClaim.result());
+    return farClaim.result().claimed() ? new LayeredClaim(farClaim, key, owner) : farClaim;
   }
 
-  /** @param effects the call's declaration, or null for a claim that is not a call's ({@link #claim}) */
-  private ClaimResult claim(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+  /** The answer to a claim of {@code key} known in this JVM: a committed outcome near, or a call running here. */
+  private ClaimResult answeredHere(String key, long now) {
     IdempotencyRecord cached = nearCompleted(key);
     if (cached != null) {
       return ClaimResult.existing(cached);
     }
-    long now = time.nanoTime();
     InFlight local = inFlight.get(key);
     if (local != null && local.liveAt(now)) {
       return ClaimResult.existing(IdempotencyRecord.inProgress(key, local.fingerprint, local.owner));
     }
-    ClaimResult result = effects != null ? far.claimForCall(key, fingerprint, owner, lease, effects)
-        : far.claim(key, fingerprint, owner, lease);
+    return null;
+  }
+
+  /** Notes a claim the far store granted as running here, and copies an outcome it answered with near. */
+  private ClaimResult tracked(String key, String fingerprint, String owner, Duration lease, long now,
+      ClaimResult result) {
     if (result.claimed()) {
       inFlight.put(key, new InFlight(owner, fingerprint, deadline(now, lease), new CompletableFuture<>()));
       sweepIfLarge(now);
@@ -126,22 +149,61 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
     return result;
   }
 
+  /** A call's claim granted by the far store: its outcome is copied near once the far store commits it. */
+  private final class LayeredClaim extends ForwardingCallClaim {
+    private final String key;
+    private final String owner;
+
+    LayeredClaim(CallClaim far, String key, String owner) {
+      super(far);
+      this.key = key;
+      this.owner = owner;
+    }
+
+    @Override
+    public boolean complete(StoredOutcome outcome, Duration ttl) {
+      return completed(key, owner, outcome, ttl, delegate(), false);
+    }
+
+    @Override
+    public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
+      return completed(key, owner, outcome, ttl, delegate(), true);
+    }
+
+    @Override
+    public boolean release() {
+      try {
+        return delegate().release();
+      } finally {
+        finish(key, owner);
+      }
+    }
+
+    @Override
+    public boolean renew(Duration lease) {
+      long now = time.nanoTime();
+      return renewed(key, owner, lease, now, delegate().renew(lease));
+    }
+  }
+
+  /** Completes on the far store, which commits at once (one-time tokens), and copies the outcome near. */
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, false);
+    return completed(key, owner, outcome, ttl, null, true);
   }
 
-  @Override
-  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, true);
-  }
-
-  /** A detached outcome has committed when the far store returns; any other is cached once it commits. */
-  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean detached) {
+  /**
+   * Completes through {@code farClaim} (a call's), or the far store's primitive when it is null. An outcome
+   * that has committed when the far store returns ({@code committed}) is copied near at once; any other once
+   * it commits.
+   */
+  private boolean completed(String key, String owner, StoredOutcome outcome, Duration ttl, CallClaim farClaim,
+      boolean committed) {
     long start = time.nanoTime();
     boolean completed;
     try {
-      completed = detached ? far.completeDetached(key, owner, outcome, ttl) : far.complete(key, owner, outcome, ttl);
+      completed = farClaim == null ? far.complete(key, owner, outcome, ttl)
+          : committed ? farClaim.completeDetached(outcome, ttl) : farClaim.complete(outcome, ttl);
     } catch (RuntimeException e) {
       finish(key, owner);
       throw e;
@@ -151,10 +213,10 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
       String fingerprint = f != null && f.owner.equals(owner) ? f.fingerprint : null;
       if (fingerprint != null) {
         IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome).withExpiresIn(ttl);
-        if (detached) {
+        if (committed) {
           cacheNear(record, start);
         } else {
-          far.afterCommit(() -> cacheNear(record, start));
+          farClaim.afterCommit(() -> cacheNear(record, start));
         }
       }
     }
@@ -174,7 +236,11 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   @Override
   public boolean renew(String key, String owner, Duration lease) {
     long now = time.nanoTime();
-    boolean renewed = far.renew(key, owner, lease);
+    return renewed(key, owner, lease, now, far.renew(key, owner, lease));
+  }
+
+  /** Moves the local deadline of {@code owner}'s call after a renewal, or forgets the call when it failed. */
+  private boolean renewed(String key, String owner, Duration lease, long now, boolean renewed) {
     inFlight.computeIfPresent(key, (k, f) -> !f.owner.equals(owner) ? f
         : renewed ? new InFlight(owner, f.fingerprint, deadline(now, lease), f.done) : null);
     return renewed;
@@ -210,11 +276,6 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public void afterCommit(Runnable action) {
-    far.afterCommit(action);
-  }
-
-  @Override
   public CompletionStage<?> changeSignal(String key) {
     InFlight local = inFlight.get(key);
     return local != null ? local.done : null;
@@ -222,7 +283,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore {
 
   @Override
   public StoreKeyRules keyRules() {
-    return near.keyRules().strictest(far.keyRules());
+    return StoreKeyRules.of(near).strictest(StoreKeyRules.of(far));
   }
 
   /**

@@ -1,16 +1,17 @@
 package io.idempotent.spi;
 
 import io.idempotent.Effects;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A store that passes every call on to another store, the default methods of {@link IdempotencyStore}
- * included, so that a decorator overrides only what it changes: count renewals, fail on demand, watch
- * lookups. {@link #close()} closes the wrapped store too; override it to leave that store open.
+ * A store that passes everything on to another store, its optional capabilities included, so that a
+ * decorator overrides only what it changes. The engine claims each method call with {@link #claimForCall}
+ * and ends it through the returned {@link CallClaim}; the primitives serve one-time tokens and purges. A
+ * decorator that watches calls therefore overrides {@link #forward} and wraps the handle in a
+ * {@link ForwardingCallClaim}:
  *
  * <pre>{@code
  * final class RenewalCountingStore extends ForwardingIdempotencyStore {
@@ -19,16 +20,23 @@ import java.util.concurrent.CompletionStage;
  *   RenewalCountingStore(IdempotencyStore store) { super(store); }
  *
  *   @Override
- *   public boolean renew(String key, String owner, Duration lease) {
- *     renewals.incrementAndGet();
- *     return super.renew(key, owner, lease);
+ *   protected CallClaim forward(CallClaim claim) {
+ *     return new ForwardingCallClaim(claim) {
+ *       @Override
+ *       public boolean renew(Duration lease) {
+ *         renewals.incrementAndGet();
+ *         return super.renew(lease);
+ *       }
+ *     };
  *   }
  * }
  * }</pre>
  *
- * Thread-safe when the wrapped store is and the subclass keeps its own state thread-safe.
+ * {@link #close()} closes the wrapped store too; override it to leave that store open. Thread-safe when the
+ * wrapped store is and the subclass keeps its own state thread-safe.
  */
-public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
+public abstract class ForwardingIdempotencyStore
+    implements IdempotencyStore, CallScopedClaims, ChangeSignals, KeyLimits {
 
   private final IdempotencyStore delegate;
 
@@ -41,29 +49,29 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
     return delegate;
   }
 
+  /**
+   * Claims a method call on the wrapped store, as the engine would ({@link CallClaim#claim}: bound to a
+   * transaction where that store binds calls, with the call's declared effects), and hands the handle to
+   * {@link #forward}.
+   */
+  @Override
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    return forward(CallClaim.claim(delegate, key, fingerprint, owner, lease, effects));
+  }
+
+  /** The handle a call of this store gets for {@code claim}, the wrapped store's; by default that handle itself. */
+  protected CallClaim forward(CallClaim claim) {
+    return claim;
+  }
+
   @Override
   public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
     return delegate.claim(key, fingerprint, owner, lease);
   }
 
-  /**
-   * Passes the call's claim on as one, with its declared effects, so that the wrapped store decides how it
-   * relates to the caller's transaction (the table store writes a transactional call's claim in it). A
-   * decorator that watches claims overrides this method as well as {@link #claim}.
-   */
-  @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return delegate.claimForCall(key, fingerprint, owner, lease, effects);
-  }
-
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return delegate.complete(key, owner, outcome, ttl);
-  }
-
-  @Override
-  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return delegate.completeDetached(key, owner, outcome, ttl);
   }
 
   @Override
@@ -86,28 +94,20 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
     return delegate.purgeExpired(maxRecords);
   }
 
-  @Override
-  public void afterCommit(Runnable action) {
-    delegate.afterCommit(action);
-  }
-
+  /** The wrapped store's signal, or null where it has none. */
   @Override
   public CompletionStage<?> changeSignal(String key) {
-    return delegate.changeSignal(key);
+    return delegate instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
+  }
+
+  /** The wrapped store's rules ({@link StoreKeyRules#of}). */
+  @Override
+  public StoreKeyRules keyRules() {
+    return StoreKeyRules.of(delegate);
   }
 
   @Override
   public void close() {
     delegate.close();
-  }
-
-  @Override
-  public StoreKeyRules keyRules() {
-    return delegate.keyRules();
-  }
-
-  @Override
-  public boolean inMemory() {
-    return delegate.inMemory();
   }
 }

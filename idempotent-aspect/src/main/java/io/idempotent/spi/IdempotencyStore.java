@@ -1,6 +1,5 @@
 package io.idempotent.spi;
 
-import io.idempotent.Effects;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -18,6 +17,12 @@ import java.util.Optional;
  * <p>Owner tokens are unique per call: the engine never reuses one for another call, so a store may
  * tell "my claim" from "someone else's" by comparing tokens.
  *
+ * <p>Seven methods, six of them to write ({@link #close()} does nothing by default). Optional capabilities are small interfaces of their
+ * own, which a store implements as well when it has them: {@link CallScopedClaims} (a call's claim bound to a
+ * transaction, ended through its {@link CallClaim} handle), {@link ChangeSignals} (wake waiting duplicates
+ * without polling), {@link KeyLimits} (keys it cannot keep as given) and {@link InMemoryStore} (records in
+ * this process's memory).
+ *
  * <p>Implementations must be thread-safe.
  */
 public interface IdempotencyStore extends AutoCloseable {
@@ -31,24 +36,6 @@ public interface IdempotencyStore extends AutoCloseable {
    *     the key, or {@link ClaimResult#existing(IdempotencyRecord)} with the live record otherwise
    */
   ClaimResult claim(String key, String fingerprint, String owner, Duration lease);
-
-  /**
-   * Claims {@code key} as {@link #claim} does, for a method call that the calling thread runs next and
-   * ends with {@link #complete}, {@link #completeDetached} or {@link #release} under the same owner: the
-   * engine claims through this method, one-time tokens (whose claims must be visible at once) through
-   * {@link #claim}. A store may keep such a claim uncommitted in a transaction that the call's outcome then
-   * commits (the table store's transaction-scoped modes), and a store that can write in the caller's own
-   * transaction decides from {@code effects} whether this call's claim and outcome go into it, or refuses
-   * the call before anything is written. The default claims as {@link #claim} does.
-   *
-   * @param effects where the method's effects live, as the call declares it
-   * @throws io.idempotent.IdempotencyConfigurationException when the call cannot be recorded the way it
-   *     is declared, or must declare how (a transaction it could either join or not); the engine passes it
-   *     on and the method does not run
-   */
-  default ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return claim(key, fingerprint, owner, lease);
-  }
 
   /**
    * Marks the record COMPLETED with {@code outcome}, kept for {@code ttl}, if and only if {@code owner}
@@ -86,57 +73,9 @@ public interface IdempotencyStore extends AutoCloseable {
   int purgeExpired(int maxRecords);
 
   /**
-   * Records an outcome that arrived after the call returned, on whatever thread completed the call's
-   * {@code CompletionStage}: like {@link #complete}, but never inside a transaction that thread happens
-   * to have open, which is not the call's. The default is {@link #complete}, right for every store that
-   * commits each write at once.
-   */
-  default boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl);
-  }
-
-  /**
-   * Runs {@code action} once the outcome this thread last wrote with {@link #complete} is committed.
-   * Stores whose writes commit at once run it immediately (the default); a store that can join the
-   * caller's transaction runs it after that transaction commits, and never if it rolls back. Caches in
-   * front of a store use it so that only committed outcomes are cached.
-   */
-  default void afterCommit(Runnable action) {
-    action.run();
-  }
-
-  /**
-   * A signal that completes when the record for {@code key} may have changed (completed or released),
-   * if this store can tell without polling; null otherwise, and the engine polls {@link #find}.
-   */
-  default java.util.concurrent.CompletionStage<?> changeSignal(String key) {
-    return null;
-  }
-
-  /**
    * Releases what the store opened itself (a connection pool, a scheduler); never what it was given.
    * Stores built from properties are closed by {@link io.idempotent.Idempotency#uninstall()}.
    */
   @Override
   default void close() {}
-
-  /**
-   * The keys this store keeps exactly as given: their longest length and the characters it cannot hold.
-   * The engine and one-time tokens compose every key they pass to obey these rules (escaping what the store
-   * cannot hold, hashing what is too long), so the store keeps the key as it is and encodes nothing itself;
-   * it may refuse a key that breaks them ({@link StoreKeyRules#requireAccepted}). The default takes every key.
-   */
-  default StoreKeyRules keyRules() {
-    return StoreKeyRules.any();
-  }
-
-  /**
-   * Whether this store keeps its records in this process's own memory, each operation taking well under a
-   * microsecond (the Caffeine store). Instrumentation that would add work to every operation, such as
-   * timing it, may leave such a store out: reading a clock twice costs about as much as the operation.
-   * False by default, as for the SQL and Redis stores and every store that leaves the process.
-   */
-  default boolean inMemory() {
-    return false;
-  }
 }

@@ -1,6 +1,8 @@
 package io.idempotent.layered;
 
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.StoredOutcome;
@@ -43,11 +45,16 @@ class CountingStore extends ForwardingIdempotencyStore {
     return withExpiry(key, super.claim(key, fingerprint, owner, lease));
   }
 
+  /** A call's claim, ended through this store's own primitives; its after-commit actions may be held back. */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease,
       io.idempotent.Effects effects) {
-    roundTrips.incrementAndGet();
-    return withExpiry(key, super.claimForCall(key, fingerprint, owner, lease, effects));
+    return new ForwardingCallClaim(CallClaim.of(this, key, owner, claim(key, fingerprint, owner, lease))) {
+      @Override
+      public void afterCommit(Runnable action) {
+        CountingStore.this.afterCommit(action);
+      }
+    };
   }
 
   private ClaimResult withExpiry(String key, ClaimResult r) {
@@ -78,8 +85,7 @@ class CountingStore extends ForwardingIdempotencyStore {
     return d == null ? null : Duration.ofNanos(d - time.getAsLong());
   }
 
-  @Override
-  public synchronized void afterCommit(Runnable action) {
+  synchronized void afterCommit(Runnable action) {
     if (deferCommits) {
       pendingCommits.add(action);
     } else {

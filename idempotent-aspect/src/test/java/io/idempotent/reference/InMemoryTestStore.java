@@ -3,7 +3,9 @@ package io.idempotent.reference;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
+import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,7 +22,7 @@ import java.util.function.LongSupplier;
  * contract, and the store of the core module's own tests. It can be told to fail, to test fail-closed
  * behaviour, and to encode outcomes like a persistent store would. Thread-safe.
  */
-public class InMemoryTestStore implements IdempotencyStore {
+public class InMemoryTestStore implements IdempotencyStore, KeyLimits {
 
   private record Entry(RecordState state, String fingerprint, String owner, StoredOutcome outcome, long deadline) {}
 
@@ -166,5 +168,11 @@ public class InMemoryTestStore implements IdempotencyStore {
   private static long deadline(long now, Duration d) {
     long nanos = d.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) >= 0 ? Long.MAX_VALUE / 2 : d.toNanos();
     return now > Long.MAX_VALUE - nanos ? Long.MAX_VALUE : now + nanos;
+  }
+
+  /** Every key; a test that needs a store with limits overrides it. */
+  @Override
+  public StoreKeyRules keyRules() {
+    return StoreKeyRules.any();
   }
 }

@@ -26,11 +26,20 @@ class ForwardingIdempotencyStoreTest {
     }
   }
 
-  /** The public methods of the interface, defaults and {@code close} included. */
+  /** The interfaces a forwarding store passes on: the store's and the optional capabilities. */
+  private static final Class<?>[] INTERFACES =
+      {IdempotencyStore.class, CallScopedClaims.class, ChangeSignals.class, KeyLimits.class};
+
+  /** The public methods of the store's interface and of the capabilities, {@code close} included. */
   private static List<Method> storeMethods() {
-    return Arrays.stream(IdempotencyStore.class.getMethods())
+    return Arrays.stream(INTERFACES).flatMap(i -> Arrays.stream(i.getMethods()))
         .filter(m -> !Modifier.isStatic(m.getModifiers()))
         .toList();
+  }
+
+  /** The public methods of a call's handle, defaults included. */
+  private static List<Method> claimMethods() {
+    return Arrays.stream(CallClaim.class.getMethods()).filter(m -> !Modifier.isStatic(m.getModifiers())).toList();
   }
 
   private static Object answerFor(Class<?> type) {
@@ -48,6 +57,12 @@ class ForwardingIdempotencyStoreTest {
     }
     if (type == java.util.concurrent.CompletionStage.class) {
       return new CompletableFuture<>();
+    }
+    if (type == StoreKeyRules.class) {
+      return StoreKeyRules.any().maxChars(77);
+    }
+    if (type == CallClaim.class) {
+      return CallClaim.of(new Plain(plainStore(new ArrayList<>())), "order-42", "owner-1", ClaimResult.acquired());
     }
     return null;
   }
@@ -87,7 +102,7 @@ class ForwardingIdempotencyStoreTest {
     List<Call> received = new ArrayList<>();
     List<Object> answers = new ArrayList<>();
     IdempotencyStore wrapped = (IdempotencyStore) Proxy.newProxyInstance(getClass().getClassLoader(),
-        new Class<?>[] {IdempotencyStore.class}, (proxy, method, args) -> {
+        INTERFACES, (proxy, method, args) -> {
           received.add(new Call(method.getName(), args == null ? List.of() : Arrays.asList(args)));
           Object answer = answerFor(method.getReturnType());
           answers.add(answer);
@@ -135,5 +150,63 @@ class ForwardingIdempotencyStoreTest {
     assertThat(counting.find("order-42")).isEmpty();
     assertThat(renewals).hasValue(1);
     assertThat(found).containsExactly("order-42");
+  }
+
+  /** A store with none of the capabilities, recording each primitive it receives. */
+  private static IdempotencyStore plainStore(List<Call> received) {
+    return (IdempotencyStore) Proxy.newProxyInstance(ForwardingIdempotencyStoreTest.class.getClassLoader(),
+        new Class<?>[] {IdempotencyStore.class}, (proxy, method, args) -> {
+          received.add(new Call(method.getName(), args == null ? List.of() : Arrays.asList(args)));
+          return method.getReturnType() == ClaimResult.class ? ClaimResult.acquired() : answerFor(method.getReturnType());
+        });
+  }
+
+  @Test
+  void overAStoreWithoutCapabilities_aCallsHandleRunsItsPrimitives_andThereIsNoSignalNorLimit() {
+    List<Call> received = new ArrayList<>();
+    Plain forwarding = new Plain(plainStore(received));
+    CallClaim claim = forwarding.claimForCall("order-42", "fp", "owner-1", Duration.ofSeconds(30),
+        io.idempotent.Effects.EXTERNAL);
+    assertThat(claim.result().claimed()).isTrue();
+    StoredOutcome outcome = StoredOutcome.nullValue();
+    claim.renew(Duration.ofSeconds(31));
+    claim.complete(outcome, Duration.ofHours(1));
+    claim.release();
+    assertThat(received).containsExactly(
+        new Call("claim", List.of("order-42", "fp", "owner-1", Duration.ofSeconds(30))),
+        new Call("renew", List.of("order-42", "owner-1", Duration.ofSeconds(31))),
+        new Call("complete", List.of("order-42", "owner-1", outcome, Duration.ofHours(1))),
+        new Call("release", List.of("order-42", "owner-1")));
+    assertThat(forwarding.changeSignal("order-42")).isNull();
+    assertThat(forwarding.keyRules()).isSameAs(StoreKeyRules.any());
+  }
+
+  @Test
+  void aForwardingHandle_passesEveryMethodOn() throws Exception {
+    List<Call> received = new ArrayList<>();
+    List<Object> answers = new ArrayList<>();
+    CallClaim wrapped = (CallClaim) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {CallClaim.class}, (proxy, method, args) -> {
+          received.add(new Call(method.getName(), args == null ? List.of() : Arrays.asList(args)));
+          Object answer = answerFor(method.getReturnType());
+          answers.add(answer);
+          return answer;
+        });
+    CallClaim forwarding = new ForwardingCallClaim(wrapped) {};
+    for (Method m : claimMethods()) {
+      assertThat(ForwardingCallClaim.class.getDeclaredMethod(m.getName(), m.getParameterTypes())).as(m.getName())
+          .isNotNull();
+      Class<?>[] types = m.getParameterTypes();
+      Object[] args = new Object[types.length];
+      for (int i = 0; i < types.length; i++) {
+        args[i] = argumentFor(types[i], i);
+      }
+      int before = received.size();
+      Object returned = m.invoke(forwarding, args);
+      assertThat(received.get(before)).isEqualTo(new Call(m.getName(), Arrays.asList(args)));
+      if (m.getReturnType() != void.class) {
+        assertThat(returned).as(m.getName()).isEqualTo(answers.get(before));
+      }
+    }
   }
 }

@@ -4,9 +4,13 @@ import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallScopedClaims;
+import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
@@ -20,11 +24,11 @@ import java.util.function.Supplier;
  * The store the woven aspect is configured with: it passes every operation to the table store of the cell
  * being walked (the Spring Boot starter's, or the one on the application's {@code Jdbi}), or, on a thread of
  * the scheduled job's second instance, to that instance's. The aspect has one installed configuration per
- * JVM; this lets the suite switch stores between cells without installing a new engine for each. An operation
- * on a claim (complete, release, renew, also from the engine's background threads) goes to the store that
- * claimed it.
+ * JVM; this lets the suite switch stores between cells without installing a new engine for each. A call's
+ * claim is the handle of the store that claimed it, so its completion, release and renewals (also from the
+ * engine's background threads) go there; so do those of a one-time token's claim.
  */
-final class CellStore implements IdempotencyStore {
+final class CellStore implements IdempotencyStore, CallScopedClaims, ChangeSignals, KeyLimits {
 
   private static final CellStore INSTANCE = new CellStore();
   private static final ThreadLocal<IdempotencyStore> THREADS = new ThreadLocal<>();
@@ -73,20 +77,13 @@ final class CellStore implements IdempotencyStore {
   }
 
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    IdempotencyStore s = here();
-    byOwner.put(owner, s);
-    return s.claimForCall(key, fingerprint, owner, lease, effects);
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    return CallClaim.claim(here(), key, fingerprint, owner, lease, effects);
   }
 
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return claimant(owner).complete(key, owner, outcome, ttl);
-  }
-
-  @Override
-  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return claimant(owner).completeDetached(key, owner, outcome, ttl);
   }
 
   @Override
@@ -110,13 +107,8 @@ final class CellStore implements IdempotencyStore {
   }
 
   @Override
-  public void afterCommit(Runnable action) {
-    here().afterCommit(action);
-  }
-
-  @Override
   public CompletionStage<?> changeSignal(String key) {
-    return here().changeSignal(key);
+    return here() instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
   }
 
   /** Every store it passes to is a table store: their rules, also before a cell chose one. */

@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.InMemoryStore;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
@@ -32,7 +33,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>Thread-safe.
  */
-public final class CaffeineIdempotencyStore implements IdempotencyStore {
+public final class CaffeineIdempotencyStore implements IdempotencyStore, InMemoryStore {
 
   /** Default bound on completed records. */
   public static final long DEFAULT_MAXIMUM_COMPLETED = 100_000;
@@ -232,12 +233,6 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore {
     }
     cache.cleanUp();
     return removed;
-  }
-
-  /** True: the records are in this process's memory. */
-  @Override
-  public boolean inMemory() {
-    return true;
   }
 
   /** Number of records held, live or awaiting eviction (this package's tests look at it). */

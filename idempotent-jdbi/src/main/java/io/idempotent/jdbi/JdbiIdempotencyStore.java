@@ -3,10 +3,13 @@ package io.idempotent.jdbi;
 import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
@@ -44,7 +47,7 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Thread-safe. {@link #close()} closes only what the store itself opened (a pool made by
  * {@link JdbiStoreProvider}, a purge scheduler), never a {@code Jdbi} or {@code DataSource} passed in.
  */
-public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseable {
+public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedClaims, KeyLimits {
 
   /** The longest key kept, in characters: the length of the key column. */
   public static final int MAX_KEY_LENGTH = 255;
@@ -78,8 +81,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
   /** Where a method call's claim goes: the mode's routing. */
   private final CallRouting routing;
   private final TableSetup setup;
-  /** On each thread, the caller's transaction its last completion was written in, or null: {@link #afterCommit}. */
-  private final ThreadLocal<CallerTransactions.Transaction> lastJoined = new ThreadLocal<>();
 
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
@@ -169,41 +170,92 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
    * the two the method needs only the application knows.
    */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    TableStatements.ClaimRequest request = new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(key), fingerprint, owner,
-        micros(lease));
-    return routing.claim(request, effects);
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    String storedKey = KEY_RULES.requireAccepted(key);
+    ClaimResult result = routing.claim(new TableStatements.ClaimRequest(storedKey, fingerprint, owner, micros(lease)),
+        effects);
+    return new TableClaim(storedKey, owner, result);
   }
 
+  /** Records the outcome, in the claim's transaction where it has one open (see {@link CallClaim#complete}). */
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, false);
+    return complete(KEY_RULES.requireAccepted(key), owner, outcome, ttl, false, null);
   }
 
   /**
-   * Commits the outcome on its own in every mode: the method's result came later, on a thread whose
-   * transaction (if it has one) is not the call's.
+   * @param detached the outcome arrived after the call returned: it commits on its own in every mode, since
+   *     the completing thread's transaction (if it has one) is not the call's
+   * @param call the call's claim, told the caller's transaction the outcome was written in; null for none
    */
-  @Override
-  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return complete(key, owner, outcome, ttl, true);
-  }
-
-  private boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl, boolean detached) {
+  private boolean complete(String storedKey, String owner, StoredOutcome outcome, Duration ttl, boolean detached,
+      TableClaim call) {
     OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
-    String storedKey = KEY_RULES.requireAccepted(key);
     long ttlMicros = micros(ttl);
-    lastJoined.remove();
     TransactionScopedClaims.Completed done = scoped.complete(storedKey, owner, columns, ttlMicros, detached);
     if (done != null) {
-      if (done.joined() != null) {
-        lastJoined.set(done.joined());
+      if (call != null) {
+        call.joined = done.joined();
       }
       return done.completed();
     }
     // a claim committed on its own (or one whose transaction has ended, its row committed); the method has
     // run, so the outcome waits its turn for a connection even while the store's other operations pause
     return work.repeating(c -> statements.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
+  }
+
+  /** A method call's claim: it knows the caller's transaction its outcome was written in, to run after-commit actions. */
+  private final class TableClaim implements CallClaim {
+    private final String storedKey;
+    private final String owner;
+    private final ClaimResult result;
+    /** The caller's transaction the outcome was written in, or null. Written and read by the call's thread. */
+    private CallerTransactions.Transaction joined;
+
+    TableClaim(String storedKey, String owner, ClaimResult result) {
+      this.storedKey = storedKey;
+      this.owner = owner;
+      this.result = result;
+    }
+
+    @Override
+    public ClaimResult result() {
+      return result;
+    }
+
+    @Override
+    public boolean complete(StoredOutcome outcome, Duration ttl) {
+      return JdbiIdempotencyStore.this.complete(storedKey, owner, outcome, ttl, false, this);
+    }
+
+    @Override
+    public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
+      return JdbiIdempotencyStore.this.complete(storedKey, owner, outcome, ttl, true, null);
+    }
+
+    @Override
+    public boolean release() {
+      return JdbiIdempotencyStore.this.release(storedKey, owner);
+    }
+
+    @Override
+    public boolean renew(Duration lease) {
+      return JdbiIdempotencyStore.this.renew(storedKey, owner, lease);
+    }
+
+    /**
+     * When the outcome was written in the caller's transaction (a transactional call), runs {@code action}
+     * after that transaction commits and never if it rolls back; otherwise, where the outcome has committed by
+     * the time {@link #complete} returned, runs it now.
+     */
+    @Override
+    public void afterCommit(Runnable action) {
+      if (joined != null && joined == scoped.currentOrNone()) {
+        joined.afterCommit(action);
+      } else {
+        action.run(); // committed already: on its own, or with a transaction that has ended since
+      }
+    }
   }
 
   @Override
@@ -237,21 +289,6 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, AutoCloseab
       return 0;
     }
     return work.repeating(c -> statements.purgeExpired(c, maxRecords));
-  }
-
-  /**
-   * When this thread's last completion was written in the caller's transaction (a transactional call),
-   * runs {@code action} after that transaction commits and never if it rolls back; otherwise, where the
-   * outcome has committed by the time {@link #complete} returned, runs it now.
-   */
-  @Override
-  public void afterCommit(Runnable action) {
-    CallerTransactions.Transaction joined = lastJoined.get();
-    if (joined != null && joined == scoped.currentOrNone()) {
-      joined.afterCommit(action);
-    } else {
-      action.run(); // committed already: on its own, or with a transaction that has ended since
-    }
   }
 
   @Override

@@ -17,7 +17,7 @@ public enum TransactionMode {
    * that transaction ends without committing (a rollback, a failed commit), the claim is released so that
    * a retry runs again. A declared final failure is recorded on its own connection and committed at once:
    * it is the method's outcome whatever becomes of the transaction; actions registered with
-   * {@link JdbiIdempotencyStore#afterCommit} (a cache in front of the table) run only after the commit.
+   * {@link io.idempotent.spi.CallClaim#afterCommit} (a cache in front of the table) run only after the commit.
    * If the outcome cannot be recorded in that transaction (the claim was lost after its lease ran out,
    * or the statement failed), the call throws {@link io.idempotent.IdempotencyStoreException} so that
    * the transaction rolls back rather than commit the method's writes twice or without their record.

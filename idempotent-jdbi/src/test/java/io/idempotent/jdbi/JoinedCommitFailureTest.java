@@ -76,7 +76,8 @@ class JoinedCommitFailureTest {
   void joined_commitFailing_thenTheHandleReused_releasesAtTheFailure_andRunsNoActionOfItInTheNextCommit() {
     Jdbi jdbi = jdbiWithDeferredOrders();
     JdbiIdempotencyStore store = TestDatabase.POSTGRES.storeBuilder().transactionMode(TransactionMode.JOINED).build();
-    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    LastCallClaim calls = new LastCallClaim(store);
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(calls).build());
     String failed = "order-" + UUID.randomUUID();
     String next = "order-" + UUID.randomUUID();
     String failedKey = StoredKeys.compose(NAME, null, failed, JdbiIdempotencyStore.KEY_RULES);
@@ -86,13 +87,13 @@ class JoinedCommitFailureTest {
     try (Handle h = jdbi.open()) {
       h.begin();
       create(idempotency, h, failed, runs, 2);
-      store.afterCommit(() -> afterCommit.add(failed)); // as a cache in front of the table would
+      calls.afterCommit(() -> afterCommit.add(failed)); // as a cache in front of the table would
       assertThatThrownBy(h::commit).isInstanceOf(TransactionException.class);
       assertThat(store.find(failedKey)).as("released at the failed commit, not at some later one").isEmpty();
 
       h.begin(); // the same handle, a new transaction
       create(idempotency, h, next, runs, 1);
-      store.afterCommit(() -> afterCommit.add(next));
+      calls.afterCommit(() -> afterCommit.add(next));
       h.commit();
     }
     assertThat(afterCommit).as("only the committed transaction's actions ran").containsExactly(next);

@@ -40,7 +40,7 @@ class JoinedTransactionModeTest {
     return db.storeBuilder().transactionMode(TransactionMode.JOINED).build();
   }
 
-  private static Idempotency on(JdbiIdempotencyStore store) {
+  private static Idempotency on(io.idempotent.spi.IdempotencyStore store) {
     return Idempotency.create(IdempotencyConfig.builder().store(store).build());
   }
 
@@ -561,7 +561,7 @@ class JoinedTransactionModeTest {
   void joined_afterCommit_runsAfterTheCallersCommit_neverAfterARollback_andAtOnceOutsideATransaction(
       TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = joinedStore(db);
+    LastCallClaim store = new LastCallClaim(joinedStore(db));
     List<String> ran = new CopyOnWriteArrayList<>();
 
     Idempotency idempotency = on(store);
@@ -579,7 +579,7 @@ class JoinedTransactionModeTest {
     })).hasMessage("rollback");
     assertThat(ran).as("never after a rollback").containsExactly("committed");
 
-    store.afterCommit(() -> ran.add("no transaction"));
+    store.afterCommit(() -> ran.add("no transaction")); // the last call's transaction has ended
     assertThat(ran).containsExactly("committed", "no transaction");
   }
 
@@ -587,7 +587,7 @@ class JoinedTransactionModeTest {
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void external_afterCommit_runsAtOnce_evenInsideACallersTransaction(TestDatabase db) {
     Jdbi jdbi = prepare(db);
-    JdbiIdempotencyStore store = db.storeBuilder().build();
+    LastCallClaim store = new LastCallClaim(db.storeBuilder().build());
     Idempotency idempotency = on(store);
     List<String> ran = new CopyOnWriteArrayList<>();
     assertThatThrownBy(() -> jdbi.useTransaction(h -> {

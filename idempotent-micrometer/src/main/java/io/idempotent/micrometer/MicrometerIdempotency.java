@@ -5,6 +5,7 @@ import io.idempotent.IdempotencyListener;
 import io.idempotent.IdempotencyObserver;
 import io.idempotent.IdempotencyObserver.Outcome;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.InMemoryStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -64,7 +65,7 @@ public final class MicrometerIdempotency {
   private final MeterRegistry meters;
   private final ObservationRegistry observations;
   private final IdempotentCallObservationConvention convention;
-  /** Whether to time the operations of every store or none; null: of the stores not {@link IdempotencyStore#inMemory}. */
+  /** Whether to time the operations of every store or none; null: of the stores not {@link InMemoryStore}. */
   private final Boolean storeOperations;
 
   private MicrometerIdempotency(Builder b) {
@@ -114,7 +115,7 @@ public final class MicrometerIdempotency {
     IdempotencyConfig.Builder b = config.toBuilder();
     if (meters != null) {
       for (Map.Entry<String, IdempotencyStore> store : config.stores().entrySet()) {
-        if (storeOperations != null ? storeOperations : !store.getValue().inMemory()) {
+        if (storeOperations != null ? storeOperations : !(store.getValue() instanceof InMemoryStore)) {
           b.store(store.getKey(), new TimedIdempotencyStore(store.getValue(), store.getKey(), meters));
         }
       }
@@ -161,7 +162,7 @@ public final class MicrometerIdempotency {
     /**
      * Whether to time the operations of every store ({@value #STORE_OPERATIONS}), or of none. When not set,
      * the operations of the stores that leave the process (SQL, Redis, layered) are timed and those of the
-     * {@linkplain IdempotencyStore#inMemory() in-memory} stores are not: timing one takes two clock
+     * {@linkplain InMemoryStore in-memory} stores are not: timing one takes two clock
      * readings and a timer update, about as long as the in-memory store's whole operation, and the call
      * timer already includes it.
      */

@@ -1,7 +1,9 @@
 package io.idempotent.micrometer;
 
 import io.idempotent.Effects;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -84,20 +86,40 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
     return claim.time(() -> delegate().claim(key, fingerprint, owner, lease));
   }
 
-  /** Timed as a claim, like {@link #claim}. */
+  /** Timed as a claim, like {@link #claim}; the handle times how the call ends. */
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return claim.time(() -> delegate().claimForCall(key, fingerprint, owner, lease, effects));
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+    return claim.time(() -> super.claimForCall(key, fingerprint, owner, lease, effects));
+  }
+
+  @Override
+  protected CallClaim forward(CallClaim call) {
+    return new ForwardingCallClaim(call) {
+      @Override
+      public boolean complete(StoredOutcome outcome, Duration ttl) {
+        return complete.time(() -> super.complete(outcome, ttl));
+      }
+
+      @Override
+      public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
+        return completeDetached.time(() -> super.completeDetached(outcome, ttl));
+      }
+
+      @Override
+      public boolean release() {
+        return release.time(super::release);
+      }
+
+      @Override
+      public boolean renew(Duration lease) {
+        return renew.time(() -> super.renew(lease));
+      }
+    };
   }
 
   @Override
   public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
     return complete.time(() -> delegate().complete(key, owner, outcome, ttl));
-  }
-
-  @Override
-  public boolean completeDetached(String key, String owner, StoredOutcome outcome, Duration ttl) {
-    return completeDetached.time(() -> delegate().completeDetached(key, owner, outcome, ttl));
   }
 
   @Override

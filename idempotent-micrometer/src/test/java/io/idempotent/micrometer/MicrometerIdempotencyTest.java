@@ -11,7 +11,8 @@ import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
-import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoredOutcome;
@@ -69,17 +70,12 @@ class MicrometerIdempotencyTest {
     IdempotencyStore caffeine = CaffeineIdempotencyStore.builder().ticker(ticker::read).build();
     IdempotencyStore store = new ForwardingIdempotencyStore(caffeine) {
       @Override
-      public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+      public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease,
           io.idempotent.Effects effects) {
         if (claimsFail.get()) {
           throw new IllegalStateException("store unreachable (simulated)");
         }
         return super.claimForCall(key, fingerprint, owner, lease, effects);
-      }
-
-      @Override
-      public boolean inMemory() {
-        return false;
       }
     };
     IdempotencyConfig.Builder b = IdempotencyConfig.builder()
@@ -233,8 +229,9 @@ class MicrometerIdempotencyTest {
     assertThat(store.renew("k", "owner", Duration.ofSeconds(5))).isTrue();
     assertThat(store.find("k")).isPresent();
     assertThat(store.release("k", "owner")).isTrue();
-    store.claim("k", "", "owner-2", Duration.ofSeconds(5));
-    assertThat(store.completeDetached("k", "owner-2", StoredOutcome.nullValue(), Duration.ofSeconds(5))).isTrue();
+    CallClaim call = ((CallScopedClaims) store).claimForCall("k", "", "owner-2", Duration.ofSeconds(5),
+        io.idempotent.Effects.EXTERNAL);
+    assertThat(call.completeDetached(StoredOutcome.nullValue(), Duration.ofSeconds(5))).isTrue();
     store.purgeExpired(10);
     for (String operation : List.of("renew", "find", "release", "complete_detached", "purge_expired")) {
       assertThat(storeOperations("default", operation, "success")).as(operation).isEqualTo(1);
@@ -244,12 +241,8 @@ class MicrometerIdempotencyTest {
 
   @Test
   void storeOperations_leftOut_leaveTheStoresAsTheyAre_andTheCallsTimed() {
-    IdempotencyStore store = new ForwardingIdempotencyStore(CaffeineIdempotencyStore.builder().build()) {
-      @Override
-      public boolean inMemory() {
-        return false; // a store whose operations would be timed by default
-      }
-    };
+    // not an InMemoryStore: a store whose operations would be timed by default
+    IdempotencyStore store = new ForwardingIdempotencyStore(CaffeineIdempotencyStore.builder().build()) {};
     Idempotency.install(MicrometerIdempotency.builder().meterRegistry(meters).storeOperations(false).build()
         .instrument(IdempotencyConfig.builder().store(store).build()));
     orders.place("o-1", 100);

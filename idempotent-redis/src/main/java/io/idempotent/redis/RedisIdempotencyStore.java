@@ -16,6 +16,7 @@ import io.idempotent.internal.Hashing;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
@@ -66,7 +67,7 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <p>Thread-safe, as is the pooled {@link UnifiedJedis} it runs on.
  */
-public final class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
+public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits {
 
   /** The default namespace prefix of every Redis key. */
   public static final String DEFAULT_PREFIX = "idempotent:";

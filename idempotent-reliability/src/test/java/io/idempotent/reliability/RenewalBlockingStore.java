@@ -1,5 +1,7 @@
 package io.idempotent.reliability;
 
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
@@ -20,13 +22,19 @@ final class RenewalBlockingStore extends ForwardingIdempotencyStore {
     super(delegate);
   }
 
+  /** The engine renews a running call's lease through its claim: each renewal is counted, or refused while blocked. */
   @Override
-  public boolean renew(String key, String owner, Duration lease) {
-    if (blocked.get()) {
-      blockedRenewals.incrementAndGet();
-      throw new IllegalStateException("renewal blocked by the test");
-    }
-    renewals.incrementAndGet();
-    return super.renew(key, owner, lease);
+  protected CallClaim forward(CallClaim claim) {
+    return new ForwardingCallClaim(claim) {
+      @Override
+      public boolean renew(Duration lease) {
+        if (blocked.get()) {
+          blockedRenewals.incrementAndGet();
+          throw new IllegalStateException("renewal blocked by the test");
+        }
+        renewals.incrementAndGet();
+        return super.renew(lease);
+      }
+    };
   }
 }

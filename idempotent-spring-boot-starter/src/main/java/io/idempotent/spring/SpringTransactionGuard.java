@@ -2,7 +2,7 @@ package io.idempotent.spring;
 
 import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.spi.ClaimResult;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
@@ -24,7 +24,7 @@ final class SpringTransactionGuard extends ForwardingIdempotencyStore {
   }
 
   @Override
-  public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
+  public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
     if (effects != Effects.EXTERNAL && TransactionSynchronizationManager.isActualTransactionActive()) {
       throw new IdempotencyConfigurationException("The call runs inside a Spring-managed transaction, but the"
           + " idempotency store '" + name + "' (" + delegate().getClass().getSimpleName() + ") records every"

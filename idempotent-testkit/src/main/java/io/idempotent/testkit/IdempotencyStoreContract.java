@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idempotent.CallResult;
+import io.idempotent.Effects;
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyResultException;
@@ -14,6 +15,7 @@ import io.idempotent.IdempotentCall;
 import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
@@ -141,10 +143,10 @@ public abstract class IdempotencyStoreContract {
 
   /**
    * The stored key of {@code name} in a namespace of this test run, composed for the store's
-   * {@link IdempotencyStore#keyRules()} as the engine composes it.
+   * {@link io.idempotent.spi.KeyLimits#keyRules()} as the engine composes it.
    */
   protected String key(String name) {
-    return StoredKeys.compose("kit:" + run, null, name, store.keyRules());
+    return StoredKeys.compose("kit:" + run, null, name, StoreKeyRules.of(store));
   }
 
   private static String owner() {
@@ -355,10 +357,10 @@ public abstract class IdempotencyStoreContract {
     CountDownLatch waiterFoundItRunning = new CountDownLatch(1);
     IdempotencyStore watched = new ForwardingIdempotencyStore(store) {
       @Override
-      public ClaimResult claimForCall(String key, String fingerprint, String owner, Duration lease,
+      public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease,
           io.idempotent.Effects effects) {
-        ClaimResult r = super.claimForCall(key, fingerprint, owner, lease, effects);
-        if (!r.claimed()) {
+        CallClaim r = super.claimForCall(key, fingerprint, owner, lease, effects);
+        if (!r.result().claimed()) {
           waiterFoundItRunning.countDown(); // the waiter goes on to wait
         }
         return r;
@@ -424,6 +426,53 @@ public abstract class IdempotencyStoreContract {
     // past the first lease, within the renewed one
     assertThat(store.claim(k, "fp", owner(), LONG).claimed()).isFalse();
     assertThat(store.complete(k, o, StoredOutcome.nullValue(), LONG)).isTrue();
+  }
+
+  @Test
+  void callClaim_completedThroughItsHandle_isKept_andItsAfterCommitActionRunsOnceCommitted() {
+    String k = key("call-complete");
+    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    assertThat(call.result().claimed()).isTrue();
+    assertThat(call.renew(LONG)).isTrue();
+    assertThat(call.complete(value("\"v\""), LONG)).isTrue();
+    List<String> ran = new ArrayList<>();
+    call.afterCommit(() -> ran.add("committed")); // an external call's outcome commits on its own
+    assertThat(ran).containsExactly("committed");
+    assertValue(store.find(k).orElseThrow().outcome(), "\"v\"");
+    CallClaim again = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    assertThat(again.result().claimed()).isFalse();
+    assertThat(again.result().existing().state()).isEqualTo(RecordState.COMPLETED);
+    assertValue(again.result().existing().outcome(), "\"v\"");
+  }
+
+  @Test
+  void callClaim_releasedThroughItsHandle_letsTheKeyBeClaimedAgain() {
+    String k = key("call-release");
+    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    assertThat(call.result().claimed()).isTrue();
+    assertThat(call.release()).isTrue();
+    assertThat(store.find(k)).isEmpty();
+    assertThat(CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL).result().claimed()).isTrue();
+  }
+
+  @Test
+  void callClaim_completedDetached_isKept() {
+    String k = key("call-detached");
+    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    assertThat(call.completeDetached(StoredOutcome.nullValue(), LONG)).isTrue();
+    assertThat(store.find(k).orElseThrow().outcome().kind()).isEqualTo(StoredOutcome.Kind.NULL);
+  }
+
+  @Test
+  void callClaim_ofAKeyRunningElsewhere_holdsNothing_andLeavesThatCallItsKey() {
+    String k = key("call-other");
+    String first = owner();
+    assertThat(store.claim(k, "fp", first, LONG).claimed()).isTrue();
+    CallClaim second = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    assertThat(second.result().claimed()).isFalse();
+    assertThat(second.result().existing().state()).isEqualTo(RecordState.IN_PROGRESS);
+    assertThat(store.complete(k, first, value("\"first\""), LONG)).isTrue();
+    assertValue(store.find(k).orElseThrow().outcome(), "\"first\"");
   }
 
   @Test
@@ -513,7 +562,7 @@ public abstract class IdempotencyStoreContract {
 
   @Test
   void keys_atTheStoresLimit_areAccepted() {
-    StoreKeyRules rules = store.keyRules();
+    StoreKeyRules rules = StoreKeyRules.of(store);
     int max = Math.min(Math.min(rules.maxChars(), rules.maxUtf8Bytes()), 10_000);
     String k = key("");
     String longKey = k + "x".repeat(max - k.length());
@@ -528,7 +577,7 @@ public abstract class IdempotencyStoreContract {
    */
   @Test
   void keys_breakingTheStoresRules_areRefused_othersKeptAsGiven() {
-    StoreKeyRules rules = store.keyRules();
+    StoreKeyRules rules = StoreKeyRules.of(store);
     String stem = "kit:" + run + ":";
     List<String> candidates = List.of(stem + "x".repeat(100_000), stem + "\u0000", stem + "a\u0000b",
         stem + "a\uD800", stem + "\uDC00b", stem + "ж".repeat(40_000));
@@ -654,7 +703,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(executions).hasSize(keys);
     assertThat(executions.values()).allSatisfy(n -> assertThat(n.get()).as("executions per key").isEqualTo(1));
     assertThat(answers.values()).allSatisfy(n -> assertThat(n.get()).as("answered calls per key").isEqualTo(copies));
-    Optional<IdempotencyRecord> sample = store.find(StoredKeys.compose(ns, null, "k0", store.keyRules()));
+    Optional<IdempotencyRecord> sample = store.find(StoredKeys.compose(ns, null, "k0", StoreKeyRules.of(store)));
     assertThat(sample).hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(RecordState.COMPLETED));
   }
 
@@ -808,7 +857,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longKeysDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-key-" + run;
-    String stem = "x".repeat(Math.min(store.keyRules().maxChars(), 10_000));
+    String stem = "x".repeat(Math.min(StoreKeyRules.of(store).maxChars(), 10_000));
     List<String> endings = List.of("\uD800", "\uD801", "\uDC00", "?", "\uFFFD");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).key(stem + ending));
   }
@@ -818,7 +867,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longScopesDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-scope-" + run;
-    String stem = "s".repeat(Math.min(store.keyRules().maxChars(), 10_000));
+    String stem = "s".repeat(Math.min(StoreKeyRules.of(store).maxChars(), 10_000));
     List<String> endings = List.of("\uDBFF", "\uDFFF", "?");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).scope(stem + ending).key("k"));
   }
@@ -891,6 +940,6 @@ public abstract class IdempotencyStoreContract {
       })).isInstanceOf(IdempotencyResultException.class);
     }
     assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
-    assertThat(store.find(StoredKeys.compose(ns, null, "k", store.keyRules()))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", StoreKeyRules.of(store)))).isEmpty();
   }
 }

@@ -1,5 +1,7 @@
 package io.idempotent.examples.scenarios;
 
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
@@ -18,12 +20,18 @@ final class RenewalCountingStore extends ForwardingIdempotencyStore {
     return renewals.get();
   }
 
+  /** The engine renews a running call's lease through its claim: each renewal that kept it is counted. */
   @Override
-  public boolean renew(String key, String owner, Duration lease) {
-    boolean renewed = super.renew(key, owner, lease);
-    if (renewed) {
-      renewals.incrementAndGet();
-    }
-    return renewed;
+  protected CallClaim forward(CallClaim claim) {
+    return new ForwardingCallClaim(claim) {
+      @Override
+      public boolean renew(Duration lease) {
+        boolean renewed = super.renew(lease);
+        if (renewed) {
+          renewals.incrementAndGet();
+        }
+        return renewed;
+      }
+    };
   }
 }
