@@ -3,8 +3,8 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.spi.StoredOutcome;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
-import io.idempotent.reference.InMemoryTestStore;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;

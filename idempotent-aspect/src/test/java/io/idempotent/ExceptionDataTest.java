@@ -3,8 +3,8 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.idempotent.spi.ClaimResult;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.spi.ClaimResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.IdempotencyObserver.ObservedCall;
 import io.idempotent.IdempotencyObserver.Outcome;
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.reference.InMemoryTestStore;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.spi.ClaimResult;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.spi.ClaimResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

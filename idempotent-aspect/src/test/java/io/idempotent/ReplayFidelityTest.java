@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.ResultCodec;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.woven.PaymentRefusals;
 import java.lang.reflect.Type;
 import java.time.Duration;

@@ -1,12 +1,11 @@
 package io.idempotent.internal;
 
-import io.idempotent.Idempotent;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyKeyException;
+import io.idempotent.Idempotent;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.idempotent.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.IdempotencyConfig;
-import io.idempotent.OnInProgress;
 import io.idempotent.ManualTimeSource;
+import io.idempotent.OnInProgress;
 import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;

@@ -1,6 +1,5 @@
 package io.idempotent.internal;
 
-import io.idempotent.internal.text.JsonText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.util.StdConverter;
 import io.idempotent.IdempotencyResultException;
+import io.idempotent.internal.text.JsonText;
 import io.idempotent.spi.ResultCodec;
 import java.io.Serializable;
 import java.lang.reflect.Type;

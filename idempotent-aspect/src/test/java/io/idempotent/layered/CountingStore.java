@@ -1,12 +1,12 @@
 package io.idempotent.layered;
 
+import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.StoredOutcome;
-import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
-import io.idempotent.OneTimeTokens;
 import io.idempotent.ManualTimeSource;
+import io.idempotent.OneTimeTokens;
 import io.idempotent.reference.InMemoryTestStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

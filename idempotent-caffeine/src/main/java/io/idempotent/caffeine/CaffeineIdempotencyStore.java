@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-memory store on Caffeine, for a single JVM. Every primitive is one atomic operation on the
@@ -69,13 +70,14 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore, InMemor
   private static final class Entry {
     final RecordState state;
     final String fingerprint;
-    final String owner;
+    final @Nullable String owner;
     final long deadline;
     /** For a claim: how long it is kept after its deadline (see {@link #graceNanos}). */
     final long grace;
-    private final ClaimResult replay;
+    private final @Nullable ClaimResult replay;
 
-    private Entry(RecordState state, String fingerprint, String owner, long deadline, long grace, ClaimResult replay) {
+    private Entry(RecordState state, String fingerprint, @Nullable String owner, long deadline, long grace,
+        @Nullable ClaimResult replay) {
       this.state = state;
       this.fingerprint = fingerprint;
       this.owner = owner;
@@ -98,7 +100,7 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore, InMemor
     }
 
     boolean heldBy(String owner) {
-      return state == RecordState.IN_PROGRESS && this.owner.equals(owner);
+      return state == RecordState.IN_PROGRESS && owner.equals(this.owner);
     }
 
     /** The claim result of a caller who finds this entry live. */

@@ -2,11 +2,11 @@ package io.idempotent.caffeine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idempotent.ManualTimeSource;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.RecordState;
-import io.idempotent.spi.StoredOutcome;
 import io.idempotent.spi.StoreSettings;
-import io.idempotent.ManualTimeSource;
+import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

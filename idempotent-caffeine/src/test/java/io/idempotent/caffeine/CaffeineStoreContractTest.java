@@ -1,7 +1,7 @@
 package io.idempotent.caffeine;
 
-import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.ManualTimeSource;
+import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.testkit.IdempotencyStoreContract;
 import java.time.Duration;
 

@@ -16,6 +16,7 @@ import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The request as the application sees it behind the filter: its body, already read (and fingerprinted)
@@ -28,7 +29,7 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
   private final byte[] body;
   private boolean streamTaken;
   private boolean readerTaken;
-  private Map<String, String[]> parameters;
+  private @Nullable Map<String, String[]> parameters;
 
   BufferedBodyRequest(HttpServletRequest request, byte[] body) {
     super(request);
@@ -69,7 +70,7 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
   }
 
   @Override
-  public String getParameter(String name) {
+  public @Nullable String getParameter(String name) {
     String[] values = parameters().get(name);
     return values == null ? null : values[0];
   }
@@ -85,7 +86,7 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
   }
 
   @Override
-  public String[] getParameterValues(String name) {
+  public String @Nullable [] getParameterValues(String name) {
     String[] values = parameters().get(name);
     return values == null ? null : values.clone();
   }

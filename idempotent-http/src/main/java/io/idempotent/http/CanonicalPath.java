@@ -7,6 +7,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A request path as sent (still percent-encoded) read by the rules of the Servlet 6 specification, section
@@ -52,7 +53,8 @@ final class CanonicalPath {
       if (unsafe != null) {
         return new Suspicious(unsafe);
       }
-      String name = utf8(percentDecoded(rawName));
+      byte[] decoded = percentDecoded(rawName);
+      String name = decoded == null ? null : utf8(decoded);
       if (name == null) {
         return new Suspicious("percent escapes that are not UTF-8");
       }
@@ -100,7 +102,7 @@ final class CanonicalPath {
   }
 
   /** The bytes {@code text} stands for (characters beyond ASCII as UTF-8), or null for a broken escape. */
-  private static byte[] percentDecoded(String text) {
+  private static byte @Nullable [] percentDecoded(String text) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
@@ -121,7 +123,7 @@ final class CanonicalPath {
     return out.toByteArray();
   }
 
-  private static String unsafeByte(byte[] bytes) {
+  private static @Nullable String unsafeByte(byte[] bytes) {
     for (byte b : bytes) {
       if (b == '/') {
         return "an encoded '/'";
@@ -136,7 +138,7 @@ final class CanonicalPath {
     return null;
   }
 
-  private static String utf8(byte[] bytes) {
+  private static @Nullable String utf8(byte[] bytes) {
     try {
       return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The response as the application writes it behind the filter. Status and headers go to the real
@@ -30,12 +31,12 @@ final class CapturingResponse extends HttpServletResponseWrapper {
   private final HttpServletResponse real;
   private final int limit;
   private ByteArrayOutputStream held = new ByteArrayOutputStream();
-  private String passReason;
+  private @Nullable String passReason;
   /** The application flushed the buffer: held bytes written after this are a streamed response. */
   private boolean flushed;
   private long declaredLength = -1;
-  private CaptureStream stream;
-  private PrintWriter writer;
+  private @Nullable CaptureStream stream;
+  private @Nullable PrintWriter writer;
 
   CapturingResponse(HttpServletResponse real, int limit) {
     super(real);
@@ -47,7 +48,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
    * Why the response is passed through rather than recorded, or null while it is held whole. Text still
    * in the writer's encoder is taken in first: it may be what turns the response into a pass-through.
    */
-  synchronized String passReason() {
+  synchronized @Nullable String passReason() {
     flushWriter();
     return passReason;
   }
@@ -71,7 +72,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     }
     passReason = reason;
     byte[] bytes = held.toByteArray();
-    held = null;
+    held = new ByteArrayOutputStream(0); // what was held is sent: nothing more is kept
     if (declaredLength >= 0) {
       real.setContentLengthLong(declaredLength);
     }

@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.Principal;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which client a request comes from: keys belong to a client, so client A's key never replays client B's
@@ -17,7 +18,7 @@ import java.util.Objects;
 public interface ClientScopeResolver {
 
   /** The client's scope, or null when the request has none. */
-  String resolve(HttpServletRequest request);
+  @Nullable String resolve(HttpServletRequest request);
 
   /** The authenticated principal's name ({@code request.getUserPrincipal()}): the default. */
   static ClientScopeResolver principal() {

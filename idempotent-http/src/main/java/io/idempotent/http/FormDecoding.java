@@ -13,7 +13,7 @@ final class FormDecoding {
 
   /** Adds the pairs of {@code text}, percent-decoded as {@code charset}, to {@code into}; a bad escape keeps the raw text. */
   static void decode(String text, Charset charset, Map<String, List<String>> into) {
-    for (String pair : text.split("&")) {
+    for (String pair : text.split("&", -1)) { // empty pairs, trailing ones too, are skipped
       if (pair.isEmpty()) {
         continue;
       }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How {@link IdempotencyFilter} treats requests. Immutable; build with {@link #builder()}.
@@ -40,7 +41,7 @@ public final class HttpIdempotencySettings {
       "transfer-encoding", "connection", "keep-alive", "upgrade", "trailer", "te", "proxy-authenticate",
       "idempotent-replayed");
 
-  private final Idempotency idempotency;
+  private final @Nullable Idempotency idempotency;
   private final String namespace;
   private final List<Route> routes;
   private final int maxKeyLength;
@@ -50,9 +51,9 @@ public final class HttpIdempotencySettings {
   private final List<String> recordedHeaders;
   private final boolean recordServerErrors;
   private final OnInProgress onInProgress;
-  private final Duration waitTimeout;
-  private final Duration ttl;
-  private final Duration lease;
+  private final @Nullable Duration waitTimeout;
+  private final @Nullable Duration ttl;
+  private final @Nullable Duration lease;
   private final String store;
   private final ClientScopeResolver clientScope;
   private final URI problemTypes;
@@ -83,7 +84,7 @@ public final class HttpIdempotencySettings {
   }
 
   /** The entry point calls go through, or null for {@link Idempotency#global()}. */
-  public Idempotency idempotency() {
+  public @Nullable Idempotency idempotency() {
     return idempotency;
   }
 
@@ -100,7 +101,7 @@ public final class HttpIdempotencySettings {
    *
    * @param path the path within the context as the container maps it: servlet path plus path info
    */
-  public Route routeFor(String method, String path) {
+  public @Nullable Route routeFor(String method, String path) {
     for (Route r : routes) {
       if (r.matches(method, path)) {
         return r;
@@ -147,15 +148,15 @@ public final class HttpIdempotencySettings {
     return onInProgress;
   }
 
-  public Duration waitTimeout() {
+  public @Nullable Duration waitTimeout() {
     return waitTimeout;
   }
 
-  public Duration ttl() {
+  public @Nullable Duration ttl() {
     return ttl;
   }
 
-  public Duration lease() {
+  public @Nullable Duration lease() {
     return lease;
   }
 
@@ -174,7 +175,7 @@ public final class HttpIdempotencySettings {
 
   /** Collects settings; not thread-safe. */
   public static final class Builder {
-    private Idempotency idempotency;
+    private @Nullable Idempotency idempotency;
     private String namespace = "http";
     private final List<Route> routes = new ArrayList<>();
     private int maxKeyLength = 255;
@@ -185,9 +186,9 @@ public final class HttpIdempotencySettings {
         "Content-Type", "Content-Encoding", "Content-Language", "Location", "ETag", "Last-Modified"));
     private boolean recordServerErrors;
     private OnInProgress onInProgress = OnInProgress.THROW;
-    private Duration waitTimeout;
-    private Duration ttl;
-    private Duration lease;
+    private @Nullable Duration waitTimeout;
+    private @Nullable Duration ttl;
+    private @Nullable Duration lease;
     private String store = "";
     private ClientScopeResolver clientScope = ClientScopeResolver.principal();
     private URI problemTypes = DEFAULT_PROBLEM_TYPES;

@@ -120,18 +120,23 @@ public class IdempotencyFilter extends HttpFilter {
     }
     String key = ((IdempotencyKeyHeader.Parsed.Key) parsed).value();
     Prepared prepared = prepare(request, mapped.canonical());
-    if (prepared.problem() != null) {
-      refuse(response, prepared.problem(), prepared.detail());
+    if (prepared instanceof Prepared.Refused refused) {
+      refuse(response, refused.problem(), refused.detail());
       return;
     }
+    Prepared.Ready ready = (Prepared.Ready) prepared;
     request.setAttribute(KEY_ATTRIBUTE, key);
-    run(prepared.request(), response, chain, key, prepared.fingerprint(), mapped.withinContext());
+    run(ready.request(), response, chain, key, ready.fingerprint(), mapped.withinContext());
   }
 
   /** A request ready to run with its fingerprint, or the refusal to send instead. */
-  private record Prepared(HttpServletRequest request, String fingerprint, Problem problem, String detail) {
+  private sealed interface Prepared {
+    record Ready(HttpServletRequest request, String fingerprint) implements Prepared {}
+
+    record Refused(Problem problem, String detail) implements Prepared {}
+
     static Prepared refused(Problem problem, String detail) {
-      return new Prepared(null, null, problem, detail);
+      return new Refused(problem, detail);
     }
   }
 
@@ -148,8 +153,8 @@ public class IdempotencyFilter extends HttpFilter {
     if (MultipartForms.isFormData(request.getContentType())) {
       MultipartForms.Read read = MultipartForms.read(request, limit);
       if (read instanceof MultipartForms.Read.Parsed parsed) {
-        return new Prepared(request, RequestFingerprint.of(request.getMethod(), path, request.getQueryString(),
-            MultipartForms.FORM_DATA, parsed.digest()), null, null);
+        return new Prepared.Ready(request, RequestFingerprint.of(request.getMethod(), path, request.getQueryString(),
+            MultipartForms.FORM_DATA, parsed.digest()));
       }
       if (read instanceof MultipartForms.Read.TooLarge tooLarge) {
         return Prepared.refused(Problem.BODY_TOO_LARGE, tooLarge.detail());
@@ -168,8 +173,8 @@ public class IdempotencyFilter extends HttpFilter {
           + refusedMultipart + "); nothing was done");
     }
     // a multipart body the container refused and left whole: its servlet reads the bytes itself
-    return new Prepared(new BufferedBodyRequest(request, body), RequestFingerprint.of(request.getMethod(), path,
-        request.getQueryString(), request.getContentType(), body), null, null);
+    return new Prepared.Ready(new BufferedBodyRequest(request, body), RequestFingerprint.of(request.getMethod(), path,
+        request.getQueryString(), request.getContentType(), body));
   }
 
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String key,

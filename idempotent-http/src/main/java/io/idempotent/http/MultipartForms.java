@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Multipart form bodies ({@code multipart/form-data}), which the container parses with the target
@@ -25,6 +26,7 @@ final class MultipartForms {
   /** How reading a multipart body through the container went. */
   sealed interface Read {
     /** The container parsed it; {@code digest} stands for the body in the fingerprint. */
+    @SuppressWarnings("ArrayRecordComponent") // read once, never compared
     record Parsed(byte[] digest) implements Read {}
 
     /**
@@ -32,7 +34,7 @@ final class MultipartForms {
      * configuration (the application reads the body itself, and the body is still unread) or a part is over
      * the container's limits (and some of the body is gone). See {@link #readWhole}.
      */
-    record Refused(String reason) implements Read {}
+    record Refused(@Nullable String reason) implements Read {}
 
     /** The parts exceed the container's limits or this filter's, as {@code detail} says. */
     record TooLarge(String detail) implements Read {}
@@ -75,7 +77,7 @@ final class MultipartForms {
     return new Read.Parsed(digest(parts));
   }
 
-  private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+  private static <T extends Throwable> @Nullable T find(Throwable t, Class<T> type) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (type.isInstance(c)) {
         return type.cast(c);

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What makes two requests "the same request" for one key: method, path, query string, content type and
@@ -24,7 +25,8 @@ public final class RequestFingerprint {
    * @param query the query string as sent, or null when there is none; an empty one counts as none
    * @param contentType the {@code Content-Type} header, or null; compared ignoring case and surrounding spaces
    */
-  public static String of(String method, String path, String query, String contentType, byte[] body) {
+  public static String of(String method, String path, @Nullable String query, @Nullable String contentType,
+      byte[] body) {
     Digest digest = new Digest();
     digest.add(method);
     digest.add(path);
@@ -38,11 +40,11 @@ public final class RequestFingerprint {
   static final class Digest {
     private final MessageDigest sha = sha256();
 
-    void add(String text) {
+    void add(@Nullable String text) {
       add(text == null ? null : text.getBytes(StandardCharsets.UTF_8));
     }
 
-    void add(byte[] bytes) {
+    void add(byte @Nullable [] bytes) {
       if (bytes == null) {
         sha.update((byte) 0);
         return;

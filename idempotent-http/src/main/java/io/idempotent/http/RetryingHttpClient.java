@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends a request that changes something, retrying it safely: one {@code Idempotency-Key} per logical
@@ -131,7 +132,7 @@ public final class RetryingHttpClient {
     }
   }
 
-  private Duration backoff(int failures, HttpResponse<?> response) {
+  private Duration backoff(int failures, @Nullable HttpResponse<?> response) {
     Duration bound = policy.backoffBound(failures);
     Duration wait = Duration.ofNanos((long) (random.nextDouble() * bound.toNanos()));
     if (response != null) {

@@ -25,6 +25,8 @@ public record Route(Set<String> methods, PathPattern path, KeyRequirement requir
   }
 
   /**
+   * Whether a request with this method and path is one of this route's.
+   *
    * @param method the request's method, as sent (methods are case-sensitive)
    * @param requestPath the path within the context as the container mapped it: servlet path plus path info
    */

@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds how long a thread waits for a pooled connection, whatever the pool's own timeout (HikariCP's is
@@ -41,7 +42,7 @@ final class AcquisitionDeadlines {
 
   private static final ThreadLocal<Slot> SLOT = new ThreadLocal<>();
   private static final Set<Slot> SLOTS = ConcurrentHashMap.newKeySet();
-  private static volatile Thread watcher;
+  private static volatile @Nullable Thread watcher;
 
   private AcquisitionDeadlines() {}
 
@@ -117,6 +118,7 @@ final class AcquisitionDeadlines {
   }
 
   /** Interrupts the waits past their deadline; whether any thread waits now. */
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a concurrent set: its iterator tolerates removal
   private static boolean anyWaiting(long now) {
     boolean waiting = false;
     for (Slot slot : SLOTS) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the table store finds the transaction its caller has open, so that a transactional call's claim
@@ -24,7 +25,7 @@ public interface CallerTransactions {
    *
    * @throws IdempotencyStoreException when the thread has several, so that no single one can be joined
    */
-  Transaction current();
+  @Nullable Transaction current();
 
   /**
    * What the store can join, for messages: "transaction open on the store's Jdbi (…)", completing "the
@@ -37,7 +38,7 @@ public interface CallerTransactions {
    * a message ("Spring-managed transaction on another resource"), or null when there is none or none can be
    * seen. The default sees none.
    */
-  default String unjoinable() {
+  default @Nullable String unjoinable() {
     return null;
   }
 

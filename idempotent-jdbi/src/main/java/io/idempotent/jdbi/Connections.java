@@ -8,6 +8,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the store's own short units of work get their connection: never one the caller has open, and
@@ -22,7 +23,7 @@ abstract class Connections {
   /** A unit of work on one connection. */
   @FunctionalInterface
   interface Work<R> {
-    R run(Connection c) throws SQLException;
+    @Nullable R run(Connection c) throws SQLException;
   }
 
   private final Duration timeout;
@@ -187,7 +188,7 @@ abstract class Connections {
   static final class NoConnection extends IdempotencyStoreException {
     private static final long serialVersionUID = 1L;
 
-    NoConnection(String message, Throwable cause) {
+    NoConnection(String message, @Nullable Throwable cause) {
       super(message, cause);
     }
   }
@@ -196,18 +197,18 @@ abstract class Connections {
    * Why no connection came, for the message: past the operation timeout only when the pool held the
    * thread longer, checking its connections on it (HikariCP does, on a server that went silent).
    */
-  private String why(long waitedNanos, Throwable cause) {
+  private String why(long waitedNanos, @Nullable Throwable cause) {
     long waited = waitedNanos / 1_000_000;
     if (waitedNanos <= timeoutNanos + 250_000_000L) {
       return waited >= timeout.toMillis() ? "none came within the store's operation timeout of " + timeout
-          : cause.getMessage();
+          : String.valueOf(cause == null ? null : cause.getMessage());
     }
     return "the pool held the call for " + waited + " ms, longer than the store's operation timeout of " + timeout
         + ", checking its connections on the calling thread; set the pool's own connection timeout no higher"
         + " (HikariCP: connectionTimeout; Spring Boot: spring.datasource.hikari.connection-timeout)";
   }
 
-  private IdempotencyStoreException noConnection(String why, Throwable cause) {
+  private IdempotencyStoreException noConnection(String why, @Nullable Throwable cause) {
     return new NoConnection("The idempotency store got no database connection from " + source
         + " (" + why + "). The database may be unreachable, or the pool exhausted: size it for the calls that run"
         + " at the same time, each holding one connection of the store's while it claims or records, and a call"
@@ -251,6 +252,8 @@ abstract class Connections {
     }
   }
 
+  // a unit of work may answer null (no row); its callers check for it, so the result passes on as it is
+  @SuppressWarnings("NullAway")
   private static <R> R inTransaction(Connection c, Work<R> work) throws SQLException {
     if (c.getAutoCommit()) {
       return work.run(c);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /** What {@link JdbiIdempotencyStore.Builder#build()} finds out about the database and the pool it is given. */
 final class DatabaseProbe {
@@ -41,7 +42,7 @@ final class DatabaseProbe {
    * check: on a server that stopped answering, a borrower waits as long as the pool's connection timeout
    * (30 s by default), whatever the store's operation timeout. Said once, when the store is built.
    */
-  static void warnIfThePoolWaitsLonger(DataSource dataSource, Duration operationTimeout) {
+  static void warnIfThePoolWaitsLonger(@Nullable DataSource dataSource, Duration operationTimeout) {
     if (dataSource == null || !dataSource.getClass().getName().equals("com.zaxxer.hikari.HikariDataSource")) {
       return;
     }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 
 /**
@@ -62,13 +63,13 @@ final class H2Statements extends TableStatements {
   }
 
   @Override
-  boolean isRetryable(String sqlState) {
+  boolean isRetryable(@Nullable String sqlState) {
     // 23505: a concurrent merge inserted the same new key first; HYT00: lock wait timed out
     return super.isRetryable(sqlState) || "23505".equals(sqlState) || "HYT00".equals(sqlState);
   }
 
   @Override
-  Claim claim(Connection c, ClaimRequest r) {
+  @Nullable Claim claim(Connection c, ClaimRequest r) {
     StoredRow live = readRow(c, readSql, r.key());
     if (live != null) {
       return claimFrom(live, r); // a replay or a duplicate: one read, no write

@@ -2,14 +2,13 @@ package io.idempotent.jdbi;
 
 import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
-import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.KeyLimits;
+import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
@@ -19,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link IdempotencyStore} on one SQL table, shared by every instance of an application: the
@@ -189,7 +189,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
    * @param call the call's claim, told the caller's transaction the outcome was written in; null for none
    */
   private boolean complete(String storedKey, String owner, StoredOutcome outcome, Duration ttl, boolean detached,
-      TableClaim call) {
+      @Nullable TableClaim call) {
     OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
     long ttlMicros = micros(ttl);
     TransactionScopedClaims.Completed done = scoped.complete(storedKey, owner, columns, ttlMicros, detached);
@@ -210,7 +210,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
     private final String owner;
     private final ClaimResult result;
     /** The caller's transaction the outcome was written in, or null. Written and read by the call's thread. */
-    private CallerTransactions.Transaction joined;
+    private CallerTransactions.@Nullable Transaction joined;
 
     TableClaim(String storedKey, String owner, ClaimResult result) {
       this.storedKey = storedKey;
@@ -346,18 +346,18 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
   public static final class Builder {
     private final Jdbi jdbi;
     /** The data source the store was built on, or null when it was built on a {@code Jdbi}. */
-    private final DataSource dataSource;
+    private final @Nullable DataSource dataSource;
     private Duration operationTimeout = Connections.DEFAULT_OPERATION_TIMEOUT;
     private TableName table = TableName.of(SchemaScript.DEFAULT_TABLE);
-    private SqlDialect dialect;
+    private @Nullable SqlDialect dialect;
     private TransactionMode mode = TransactionMode.INDEPENDENT;
     private boolean createSchema;
     private boolean relaxedClaimDurability;
     private boolean requireTransaction = true;
-    private CallerTransactions callerTransactions;
+    private @Nullable CallerTransactions callerTransactions;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
-    private Builder(Jdbi jdbi, DataSource dataSource) {
+    private Builder(Jdbi jdbi, @Nullable DataSource dataSource) {
       this.jdbi = jdbi;
       this.dataSource = dataSource;
     }

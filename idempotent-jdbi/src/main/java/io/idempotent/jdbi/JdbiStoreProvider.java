@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Provides the table store as {@code jdbi}, on a HikariCP pool built from properties under
@@ -105,8 +106,10 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     h2File.flatMap(EmbeddedH2File::refusal).ifPresent(refused -> {
       throw new IdempotencyConfigurationException(refused);
     });
-    String jdbcUrl = url;
-    if (url == null) {
+    String jdbcUrl;
+    if (url != null) {
+      jdbcUrl = url;
+    } else {
       // the embedded default: a file, so that records survive a restart
       libraries.requireEmbeddedH2(defaultH2Path());
       // WRITE_DELAY=0: a commit reaches the file when it happens. With H2's default (500 ms) an outcome
@@ -144,7 +147,7 @@ public final class JdbiStoreProvider implements IdempotencyStoreProvider {
     }
   }
 
-  private static String where(String url) {
+  private static String where(@Nullable String url) {
     return url == null ? "the embedded H2 database at " + defaultH2Path() : "the configured url";
   }
 

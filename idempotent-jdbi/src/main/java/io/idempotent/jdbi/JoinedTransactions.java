@@ -12,6 +12,7 @@ import org.jdbi.v3.core.Handles;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.DelegatingTransactionHandler;
 import org.jdbi.v3.core.transaction.TransactionHandler;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the transaction the calling thread has open on one {@code Jdbi}, however it was opened: a
@@ -125,7 +126,7 @@ final class JoinedTransactions implements HandleListener, CallerTransactions {
    *     no single one can be joined
    */
   @Override
-  public Transaction current() {
+  public @Nullable Transaction current() {
     Set<HandleTransaction> mine = byThread.get(Thread.currentThread());
     if (mine == null) {
       return null;

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * MariaDB (10.5+). The claim is an {@code INSERT … ON DUPLICATE KEY UPDATE} whose every assignment is
@@ -26,7 +27,7 @@ final class MariaDbStatements extends TableStatements {
   private final String pickExpiredSql;
   /** The most rows one skip-locked purge picks and deletes, in one short transaction. */
   private static final int MAX_PICKED = 1_000;
-  private volatile Boolean skipLocked;
+  private volatile @Nullable Boolean skipLocked;
 
   MariaDbStatements(TableName table) {
     super(table);
@@ -71,7 +72,7 @@ final class MariaDbStatements extends TableStatements {
   }
 
   @Override
-  Claim claim(Connection c, ClaimRequest r) {
+  @Nullable Claim claim(Connection c, ClaimRequest r) {
     StoredRow row = null;
     try (PreparedStatement ps = claimSql.prepare(c)) {
       bindClaim(claimSql, ps, r);
@@ -149,7 +150,7 @@ final class MariaDbStatements extends TableStatements {
   }
 
   @Override
-  String keyColumnProblem(Connection c) throws SQLException {
+  @Nullable String keyColumnProblem(Connection c) throws SQLException {
     String[] sn = schemaAndName();
     String collation = "utf8mb4_nopad_bin";
     try (PreparedStatement ps = c.prepareStatement("SELECT DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, COLLATION_NAME,"

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One SQL statement written with named parameters ({@code :key}), prepared as plain JDBC with positional
@@ -123,7 +124,7 @@ final class NamedSql {
   }
 
   /** The SQLState of the first {@link SQLException} in {@code e}'s causes that has one, or null. */
-  static String sqlState(Throwable e) {
+  static @Nullable String sqlState(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException s && s.getSQLState() != null) {
         return s.getSQLState();

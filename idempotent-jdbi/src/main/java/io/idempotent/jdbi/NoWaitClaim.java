@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The claim of a transaction-scoped call ({@link TransactionMode#TRANSACTION_SCOPED}), made inside an open
@@ -37,7 +38,7 @@ abstract class NoWaitClaim {
    * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
    *     repeated in a new transaction (the caller rolls this one back)
    */
-  abstract TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r);
+  abstract TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r);
 
   /**
    * As {@link #claim}, as the first statement of a transaction of the store's own, which then stays open
@@ -45,7 +46,7 @@ abstract class NoWaitClaim {
    * (a DBA's {@code SERIALIZABLE} default, an idle-in-transaction timeout that would end it while the method
    * runs). {@link #ownEnded} puts back what must be put back once the transaction is over.
    */
-  TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
+  TableStatements.@Nullable Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
     return claim(c, r);
   }
 
@@ -67,7 +68,7 @@ abstract class NoWaitClaim {
    * @return whether the outcome was written (and committed), or null where the database has no shorter way:
    *     the caller then runs the dialect's completion and commits
    */
-  Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
+  @Nullable Boolean completeAndCommit(Connection c, String storedKey, String owner, OutcomeFields o, long ttlMicros) {
     return null;
   }
 
@@ -140,16 +141,16 @@ abstract class NoWaitClaim {
     }
 
     @Override
-    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
+    TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r) {
       return claim(claimSql, c, r);
     }
 
     @Override
-    TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
+    TableStatements.@Nullable Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
       return claim(ownClaimSql, c, r);
     }
 
-    private TableStatements.Claim claim(NamedSql sql, Connection c, TableStatements.ClaimRequest r) {
+    private TableStatements.@Nullable Claim claim(NamedSql sql, Connection c, TableStatements.ClaimRequest r) {
       try (PreparedStatement ps = sql.prepare(c)) {
         sql.set(ps, "lock", lockKey(r.key()));
         return postgres.runClaim(sql, ps, r);
@@ -235,12 +236,12 @@ abstract class NoWaitClaim {
     }
 
     @Override
-    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
+    TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r) {
       return claim(c, r, NO_WAIT, RESTORE);
     }
 
     @Override
-    TableStatements.Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
+    TableStatements.@Nullable Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
       return claim(c, r, OWN, OWN_CLAIMED);
     }
 
@@ -253,7 +254,8 @@ abstract class NoWaitClaim {
       }
     }
 
-    private TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r, String before, String after) {
+    private TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r, String before,
+        String after) {
       try (Statement st = c.createStatement()) {
         run(st, before);
         try {
@@ -285,7 +287,7 @@ abstract class NoWaitClaim {
     }
 
     @Override
-    TableStatements.Claim claim(Connection c, TableStatements.ClaimRequest r) {
+    TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r) {
       try (Statement st = c.createStatement()) {
         int timeout;
         try (ResultSet rs = st.executeQuery(READ)) {

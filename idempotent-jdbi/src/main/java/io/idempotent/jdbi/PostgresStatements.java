@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL. The claim is one statement: an {@code INSERT … ON CONFLICT DO UPDATE … WHERE <expired>}
@@ -88,7 +89,7 @@ final class PostgresStatements extends TableStatements {
    * runs it: null when no row came back (a concurrent commit hid the row from the statement's snapshot:
    * repeat), {@link NoWaitClaim#BUSY} for {@code claimed} NULL.
    */
-  final Claim runClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
+  final @Nullable Claim runClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
     bindClaim(sql, ps, r);
     sql.set(ps, "purge", purgeMicros(r.leaseMicros()));
     try (ResultSet rs = resultOf(ps)) {
@@ -137,7 +138,7 @@ final class PostgresStatements extends TableStatements {
   }
 
   @Override
-  Claim claim(Connection c, ClaimRequest r) {
+  @Nullable Claim claim(Connection c, ClaimRequest r) {
     try (PreparedStatement ps = claimSql.prepare(c)) {
       return runClaim(claimSql, ps, r);
     } catch (SQLException e) {
@@ -162,7 +163,7 @@ final class PostgresStatements extends TableStatements {
   }
 
   @Override
-  String keyColumnProblem(Connection c) throws SQLException {
+  @Nullable String keyColumnProblem(Connection c) throws SQLException {
     String[] sn = schemaAndName();
     String name = sn[0] == null ? sn[1] : sn[0] + "." + sn[1];
     try (PreparedStatement ps = c.prepareStatement("SELECT format_type(a.atttypid, a.atttypmod),"
@@ -182,8 +183,8 @@ final class PostgresStatements extends TableStatements {
         String collation = rs.getString(3);
         boolean primary = rs.getBoolean(4);
         boolean typeOk = "text".equals(type) || "character varying".equals(type)
-            || type.startsWith("character varying(") && Integer.parseInt(type.substring(18, type.length() - 1))
-                >= JdbiIdempotencyStore.MAX_KEY_LENGTH;
+            || (type.startsWith("character varying(") && Integer.parseInt(type.substring(18, type.length() - 1))
+                >= JdbiIdempotencyStore.MAX_KEY_LENGTH);
         if (typeOk && deterministic && primary) {
           return null;
         }

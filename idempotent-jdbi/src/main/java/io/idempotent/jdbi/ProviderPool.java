@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HikariCP pool {@link JdbiStoreProvider} builds from properties. The only class of this module that
@@ -21,7 +22,8 @@ final class ProviderPool {
    * @return the pool, which is also an {@link AutoCloseable} that closes it
    * @throws RuntimeException HikariCP's own, when no connection can be made
    */
-  static DataSource open(String jdbcUrl, String user, String password, int maximumSize, Duration operationTimeout) {
+  static DataSource open(String jdbcUrl, @Nullable String user, @Nullable String password, int maximumSize,
+      Duration operationTimeout) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("idempotent-jdbi");
     hc.setJdbcUrl(jdbcUrl);

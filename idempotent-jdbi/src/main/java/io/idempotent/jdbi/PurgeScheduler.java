@@ -42,7 +42,8 @@ public final class PurgeScheduler implements AutoCloseable {
       return t;
     });
     long millis = Math.max(1, interval.toMillis());
-    executor.scheduleWithFixedDelay(this::purgeNow, millis, millis, TimeUnit.MILLISECONDS);
+    // the task catches what a purge throws, so the schedule never ends with a failure to look at
+    var unused = executor.scheduleWithFixedDelay(this::purgeNow, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether the store's database answered its last operation. Once it did not — no connection came, or
@@ -25,7 +26,7 @@ final class Reachability {
   private volatile long pausedUntil;
   /** Set while the one operation allowed through after a pause is under way. */
   private final AtomicBoolean probing = new AtomicBoolean();
-  private volatile Throwable lastFailure;
+  private volatile @Nullable Throwable lastFailure;
 
   /**
    * Refuses an operation at once while the database is taken for unreachable.

@@ -26,13 +26,13 @@ final class SchemaScript {
         .replaceAll("\\b" + DEFAULT_TABLE + "_purge_idx\\b", Matcher.quoteReplacement(table.purgeIndex()))
         .replaceAll("\\b" + DEFAULT_TABLE + "\\b", Matcher.quoteReplacement(table.qualified()));
     StringBuilder withoutComments = new StringBuilder();
-    for (String line : ddl.split("\n")) {
+    for (String line : ddl.split("\n", -1)) {
       if (!line.strip().startsWith("--")) {
         withoutComments.append(line).append('\n');
       }
     }
     List<String> out = new ArrayList<>();
-    for (String statement : withoutComments.toString().split(";")) {
+    for (String statement : withoutComments.toString().split(";", -1)) {
       if (!statement.isBlank()) {
         out.add(statement.strip());
       }

@@ -38,7 +38,7 @@ final class TableSetup {
               }
             }
           }
-          return null;
+          return ddl.size();
         });
         return;
       } catch (RuntimeException e) {

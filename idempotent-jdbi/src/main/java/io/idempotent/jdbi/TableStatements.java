@@ -8,10 +8,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The statements of the store's table on one database (the {@link SqlDialect} it was made for). Every
@@ -35,7 +36,7 @@ import java.util.Set;
 abstract class TableStatements {
 
   /** What a claim found. {@code existing} is set exactly when {@code claimed} is false. */
-  record Claim(boolean claimed, boolean takenOver, IdempotencyRecord existing) {}
+  record Claim(boolean claimed, boolean takenOver, @Nullable IdempotencyRecord existing) {}
 
   /** The arguments of a claim: {@code key} is the stored key, which the store's key rules accepted. */
   record ClaimRequest(String key, String fingerprint, String owner, long leaseMicros) {}
@@ -111,7 +112,7 @@ abstract class TableStatements {
    *
    * @return the claim, or null when a concurrent change hid the row and the claim must simply be repeated
    */
-  abstract Claim claim(Connection c, ClaimRequest r);
+  abstract @Nullable Claim claim(Connection c, ClaimRequest r);
 
   /** Deletes at most {@code max} expired rows in one short statement. */
   abstract int purgeExpired(Connection c, int max);
@@ -122,7 +123,7 @@ abstract class TableStatements {
    * spaces), is too short, or is not the whole primary key would make distinct keys share a row or
    * fail later; it is refused at start-up instead.
    */
-  String keyColumnProblem(Connection c) throws SQLException {
+  @Nullable String keyColumnProblem(Connection c) throws SQLException {
     return null;
   }
 
@@ -139,7 +140,7 @@ abstract class TableStatements {
    * missing (a table of another shape, or of another application, under the same name), or (PostgreSQL, H2)
    * the table has the first layout of this library.
    */
-  final String layoutProblem(Connection c) throws SQLException {
+  final @Nullable String layoutProblem(Connection c) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
     String[] sn = schemaAndName();
     String schema = sn[0] != null ? sn[0] : c.getSchema();
@@ -179,7 +180,7 @@ abstract class TableStatements {
           + " table of this library's layout (another table of that name?). Use another table name, or create it"
           + " with the DDL shipped in idempotent-jdbi (io/idempotent/jdbi/schema-*.sql)";
     }
-    if (!purgeColumn || purge && legacyNotNull.isEmpty()) {
+    if (!purgeColumn || (purge && legacyNotNull.isEmpty())) {
       return null;
     }
     return (purge ? "its column(s) " + String.join(", ", legacyNotNull) + " are NOT NULL, but are no longer written"
@@ -219,7 +220,7 @@ abstract class TableStatements {
   }
 
   /** Whether {@code sqlState} is a transient failure after which the claim may be repeated safely. */
-  boolean isRetryable(String sqlState) {
+  boolean isRetryable(@Nullable String sqlState) {
     // 40001 serialization failure / deadlock (MariaDB, H2), 40P01 deadlock (PostgreSQL)
     return "40001".equals(sqlState) || "40P01".equals(sqlState);
   }
@@ -278,12 +279,12 @@ abstract class TableStatements {
     }
   }
 
-  final StoredRow find(Connection c, String storedKey) {
+  final @Nullable StoredRow find(Connection c, String storedKey) {
     return readRow(c, findSql, storedKey);
   }
 
   /** The live row of {@code storedKey} read by {@code sql} (whose only parameter is {@code :key}), or null. */
-  static StoredRow readRow(Connection c, NamedSql sql, String storedKey) {
+  static @Nullable StoredRow readRow(Connection c, NamedSql sql, String storedKey) {
     try (PreparedStatement ps = sql.prepare(c)) {
       sql.set(ps, "key", storedKey);
       try (ResultSet rs = ps.executeQuery()) {
@@ -313,7 +314,7 @@ abstract class TableStatements {
   }
 
   /** What a claim found in {@code row}, read back after the claim: whose the row is says who holds the key. */
-  static Claim claimFrom(StoredRow row, ClaimRequest r) {
+  static @Nullable Claim claimFrom(@Nullable StoredRow row, ClaimRequest r) {
     if (row == null) {
       return null;
     }

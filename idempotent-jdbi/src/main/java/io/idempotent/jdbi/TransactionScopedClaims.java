@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The claims whose row is written in a transaction that stays open until the call's outcome is written in
@@ -46,11 +47,16 @@ final class TransactionScopedClaims {
   }
 
   /** How a completion went: whether the outcome was written, and the caller's transaction it was written in. */
-  record Completed(boolean completed, CallerTransactions.Transaction joined) {}
+  record Completed(boolean completed, CallerTransactions.@Nullable Transaction joined) {}
 
   /** One call's open claim: in the caller's transaction ({@code joined}), or on a connection of its own. */
-  private record Open(String storedKey, CallerTransactions.Transaction joined, Connections.Held held,
-      boolean autoCommit) {}
+  private record Open(String storedKey, CallerTransactions.@Nullable Transaction joined, Connections.@Nullable Held held,
+      boolean autoCommit) {
+    /** The connection of a claim in a transaction of the store's own (one not joined to the caller's). */
+    Connections.Held ownHeld() {
+      return java.util.Objects.requireNonNull(held, "a claim of the store's own holds its connection");
+    }
+  }
 
   /** Claims in {@code joined}, the calling thread's transaction, which the outcome then commits with. */
   ClaimResult claimJoined(CallerTransactions.Transaction joined, TableStatements.ClaimRequest r) {
@@ -135,6 +141,7 @@ final class TransactionScopedClaims {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // BUSY is a marker instance: only that object means busy
   private static ClaimResult answer(TableStatements.Claim claim, TableStatements.ClaimRequest r) {
     if (claim == NoWaitClaim.BUSY) {
       // its fingerprint and owner are in a row this transaction cannot see
@@ -154,7 +161,7 @@ final class TransactionScopedClaims {
    * @param detached the outcome arrived on another thread, after the call returned: a joined claim's
    *     transaction is not this thread's, so the store writes it on its own (null is returned)
    */
-  Completed complete(String storedKey, String owner, OutcomeFields columns, long ttlMicros, boolean detached) {
+  @Nullable Completed complete(String storedKey, String owner, OutcomeFields columns, long ttlMicros, boolean detached) {
     Open o = open.get(owner);
     if (o == null || !o.storedKey.equals(storedKey) || (o.joined != null && detached)) {
       return null;
@@ -176,8 +183,9 @@ final class TransactionScopedClaims {
       return new Completed(true, o.joined);
     }
     open.remove(owner);
-    Connection c = o.held.connection();
-    RuntimeException failure = null;
+    Connections.Held held = o.ownHeld();
+    Connection c = held.connection();
+    @Nullable RuntimeException failure = null;
     boolean ended = false;
     try {
       Boolean done = noWait.completeAndCommit(c, storedKey, owner, columns, ttlMicros);
@@ -193,11 +201,13 @@ final class TransactionScopedClaims {
       }
       return new Completed(false, null); // cannot happen while the transaction holds the row; rolled back below
     } catch (SQLException e) {
-      throw failure = Connections.failure(e);
+      failure = Connections.failure(e);
+      throw failure;
     } catch (RuntimeException e) {
-      throw failure = e;
+      failure = e;
+      throw e;
     } finally {
-      giveBack(o.held, o.autoCommit, ended, failure);
+      giveBack(held, o.autoCommit, ended, failure);
     }
   }
 
@@ -205,7 +215,7 @@ final class TransactionScopedClaims {
    * Gives the key up: rolls the claim's own transaction back, or deletes the claim row inside the
    * caller's transaction (which a rollback of that transaction would drop anyway).
    */
-  Boolean release(String storedKey, String owner) {
+  @Nullable Boolean release(String storedKey, String owner) {
     Open o = open.get(owner);
     if (o == null || !o.storedKey.equals(storedKey)) {
       return null;
@@ -223,12 +233,12 @@ final class TransactionScopedClaims {
     open.remove(owner);
     // the rollback drops the claim row; even if it fails, closing the connection (or the pool's reset)
     // ends the transaction without a commit
-    giveBack(o.held, o.autoCommit, false, null);
+    giveBack(o.ownHeld(), o.autoCommit, false, null);
     return true;
   }
 
   /** True while the claim is open here: an uncommitted claim needs no lease, nobody else can see it. */
-  Boolean renew(String owner) {
+  @Nullable Boolean renew(String owner) {
     return open.containsKey(owner) ? Boolean.TRUE : null;
   }
 
@@ -262,7 +272,7 @@ final class TransactionScopedClaims {
   }
 
   /** The calling thread's transaction, or null (also when it has several, which a look-up need not choose from). */
-  CallerTransactions.Transaction currentOrNone() {
+  CallerTransactions.@Nullable Transaction currentOrNone() {
     try {
       return transactions.current();
     } catch (IdempotencyStoreException e) {
@@ -275,7 +285,7 @@ final class TransactionScopedClaims {
    * has {@code ended}; a {@code failure} collects what else fails. When the rollback fails, auto-commit is
    * left off (switching it on would commit): closing the connection, or the pool's reset, rolls back.
    */
-  private void giveBack(Connections.Held held, boolean autoCommit, boolean ended, RuntimeException failure) {
+  private void giveBack(Connections.Held held, boolean autoCommit, boolean ended, @Nullable RuntimeException failure) {
     try {
       Connection c = held.connection();
       if (!ended) {

@@ -1,10 +1,9 @@
 package io.idempotent.jdbi;
 
-import io.idempotent.IdempotencyConfigurationException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.IdempotencyConfigurationException;
 import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.params.ParameterizedTest;

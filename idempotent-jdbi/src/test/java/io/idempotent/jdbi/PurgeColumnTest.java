@@ -1,10 +1,9 @@
 package io.idempotent.jdbi;
 
-import io.idempotent.IdempotencyConfigurationException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.sql.Connection;

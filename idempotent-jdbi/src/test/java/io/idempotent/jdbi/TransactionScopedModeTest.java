@@ -14,7 +14,6 @@ import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.OnInProgress;
 import io.idempotent.internal.StoredKeys;
-import io.idempotent.spi.RecordState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

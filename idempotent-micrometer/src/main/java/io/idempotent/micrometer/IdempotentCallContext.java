@@ -2,6 +2,7 @@ package io.idempotent.micrometer;
 
 import io.idempotent.IdempotencyObserver.Outcome;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an {@link Observation} of one idempotent call knows: the call's namespace and store from its start,
@@ -13,7 +14,7 @@ public final class IdempotentCallContext extends Observation.Context {
 
   private final String callName;
   private final String store;
-  private volatile Outcome outcome;
+  private volatile @Nullable Outcome outcome;
 
   IdempotentCallContext(String callName, String store) {
     this.callName = callName;
@@ -31,7 +32,7 @@ public final class IdempotentCallContext extends Observation.Context {
   }
 
   /** How the call ended; null while it runs. */
-  public Outcome outcome() {
+  public @Nullable Outcome outcome() {
     return outcome;
   }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Times each call in {@link MicrometerIdempotency#CALLS} and, with an observation registry, makes it an
@@ -20,10 +21,10 @@ final class MeteredCallObserver implements IdempotencyObserver {
 
   private static final Outcome[] OUTCOMES = Outcome.values();
 
-  private final MeterRegistry meters;
+  private final @Nullable MeterRegistry meters;
   private final Clock clock;
-  private final ObservationRegistry observations;
-  private final IdempotentCallObservationConvention convention;
+  private final @Nullable ObservationRegistry observations;
+  private final @Nullable IdempotentCallObservationConvention convention;
   /** The timers of each store's calls, by call name. */
   private final ConcurrentMap<String, ConcurrentMap<String, CallTimers>> timers = new ConcurrentHashMap<>();
 
@@ -33,7 +34,8 @@ final class MeteredCallObserver implements IdempotencyObserver {
    * @param convention the observations' convention, or null for the default
    */
   MeteredCallObserver(
-      MeterRegistry meters, ObservationRegistry observations, IdempotentCallObservationConvention convention) {
+      @Nullable MeterRegistry meters, @Nullable ObservationRegistry observations,
+      @Nullable IdempotentCallObservationConvention convention) {
     this.meters = meters;
     this.clock = meters == null ? Clock.SYSTEM : meters.config().clock();
     this.observations = observations;
@@ -41,8 +43,9 @@ final class MeteredCallObserver implements IdempotencyObserver {
   }
 
   @Override
-  public ObservedCall start(String name, String store) {
-    CallTimers callTimers = meters == null ? null : timers(name, store);
+  public @Nullable ObservedCall start(String name, String store) {
+    MeterRegistry registry = meters;
+    CallTimers callTimers = registry == null ? null : timers(registry, name, store);
     if (observations == null || observations.isNoop()) {
       return callTimers == null ? null : new TimedCall(callTimers, clock.monotonicTime());
     }
@@ -53,13 +56,13 @@ final class MeteredCallObserver implements IdempotencyObserver {
         observation.openScope());
   }
 
-  private CallTimers timers(String name, String store) {
+  private CallTimers timers(MeterRegistry registry, String name, String store) {
     ConcurrentMap<String, CallTimers> ofStore = timers.get(store);
     if (ofStore == null) {
       ofStore = timers.computeIfAbsent(store, s -> new ConcurrentHashMap<>());
     }
     CallTimers found = ofStore.get(name);
-    return found != null ? found : ofStore.computeIfAbsent(name, n -> new CallTimers(meters, n, store));
+    return found != null ? found : ofStore.computeIfAbsent(name, n -> new CallTimers(registry, n, store));
   }
 
   @Override
@@ -81,6 +84,7 @@ final class MeteredCallObserver implements IdempotencyObserver {
       this.store = store;
     }
 
+    @SuppressWarnings("EnumOrdinal") // the timers by outcome in an array: no hashing on every call
     void record(Outcome outcome, long nanos) {
       Timer timer = byOutcome.get(outcome.ordinal());
       if (timer == null) {
@@ -114,14 +118,14 @@ final class MeteredCallObserver implements IdempotencyObserver {
 
   /** A call observed, and timed when there is a meter registry. */
   private final class ObservingCall implements ObservedCall {
-    private final CallTimers callTimers;
+    private final @Nullable CallTimers callTimers;
     private final long start;
     private final IdempotentCallContext context;
     private final Observation observation;
     /** Open on the calling thread until the call ends there or returns an incomplete stage. */
-    private Observation.Scope scope;
+    private Observation.@Nullable Scope scope;
 
-    ObservingCall(CallTimers callTimers, long start, IdempotentCallContext context, Observation observation,
+    ObservingCall(@Nullable CallTimers callTimers, long start, IdempotentCallContext context, Observation observation,
         Observation.Scope scope) {
       this.callTimers = callTimers;
       this.start = start;

@@ -12,6 +12,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Meters and observations for idempotent calls: {@link #instrument} turns a configuration into one whose
@@ -62,11 +63,11 @@ public final class MicrometerIdempotency {
   /** Counter of claims lost before their owner could complete, renew or release them, by {@code name}. */
   public static final String LEASES_LOST = "idempotent.lease.lost";
 
-  private final MeterRegistry meters;
-  private final ObservationRegistry observations;
-  private final IdempotentCallObservationConvention convention;
+  private final @Nullable MeterRegistry meters;
+  private final @Nullable ObservationRegistry observations;
+  private final @Nullable IdempotentCallObservationConvention convention;
   /** Whether to time the operations of every store or none; null: of the stores not {@link InMemoryStore}. */
-  private final Boolean storeOperations;
+  private final @Nullable Boolean storeOperations;
 
   private MicrometerIdempotency(Builder b) {
     this.meters = b.meters;
@@ -134,10 +135,10 @@ public final class MicrometerIdempotency {
 
   /** Builds a {@link MicrometerIdempotency}. Not thread-safe. */
   public static final class Builder {
-    private MeterRegistry meters;
-    private ObservationRegistry observations;
-    private IdempotentCallObservationConvention convention;
-    private Boolean storeOperations;
+    private @Nullable MeterRegistry meters;
+    private @Nullable ObservationRegistry observations;
+    private @Nullable IdempotentCallObservationConvention convention;
+    private @Nullable Boolean storeOperations;
 
     private Builder() {}
 
@@ -172,6 +173,8 @@ public final class MicrometerIdempotency {
     }
 
     /**
+     * The instrumentation, to apply with {@link MicrometerIdempotency#instrument(IdempotencyConfig)}.
+     *
      * @throws IllegalStateException when neither a meter registry nor an observation registry is set
      */
     public MicrometerIdempotency build() {

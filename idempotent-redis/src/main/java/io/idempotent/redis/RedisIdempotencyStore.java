@@ -27,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -126,7 +127,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
         ? calls.runAndWait(LuaScript.CLAIM, redisKey, args, waitReplicas, waitMillis)
         : new ScriptCalls.Reply(calls.run(LuaScript.CLAIM, redisKey, args), -1);
     List<?> reply = (List<?>) answer.value();
-    String status = text(reply.get(0));
+    String status = String.valueOf(text(reply.get(0)));
     ClaimResult result = switch (status) {
       case "ACQUIRED" -> ClaimResult.acquired();
       case "TAKEN_OVER" -> ClaimResult.takenOver();
@@ -269,13 +270,13 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
    * from host, port and credentials. Not thread-safe.
    */
   public static final class Builder {
-    private UnifiedJedis client;
+    private @Nullable UnifiedJedis client;
     private boolean connectionSet;
     private boolean hostOrPortSet;
     private String host = "127.0.0.1";
     private int port = 6379;
-    private String user;
-    private String password;
+    private @Nullable String user;
+    private @Nullable String password;
     private int database;
     private Duration timeout = Duration.ofSeconds(2);
     private boolean ssl;
@@ -284,7 +285,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
     private int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
     private final LinkedHashSet<HostAndPort> clusterNodes = new LinkedHashSet<>();
     private int waitReplicas;
-    private Duration waitTimeout;
+    private @Nullable Duration waitTimeout;
     private TimeSource time = TimeSource.system();
 
     private Builder() {}

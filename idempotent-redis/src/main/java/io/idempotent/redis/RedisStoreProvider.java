@@ -90,7 +90,7 @@ public final class RedisStoreProvider implements IdempotencyStoreProvider {
   /** {@code host:port,host:port}: at least one node; IPv6 hosts in brackets ({@code [::1]:7000}). */
   static List<HostAndPort> nodes(String list) {
     List<HostAndPort> out = new ArrayList<>();
-    for (String part : list.split(",")) {
+    for (String part : list.split(",", 0)) { // a trailing comma is ignored; any other empty node refused
       String node = part.trim();
       int colon = node.lastIndexOf(':');
       if (node.isEmpty() || colon <= 0 || colon == node.length() - 1) {

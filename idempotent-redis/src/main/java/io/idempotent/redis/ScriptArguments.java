@@ -31,7 +31,7 @@ final class ScriptArguments {
     if (d.isNegative() || d.isZero()) {
       throw new IllegalArgumentException(what + " must be positive, was " + d);
     }
-    if (d.getSeconds() >= MAX_MILLIS / 1000) {
+    if (d.toSeconds() >= MAX_MILLIS / 1000) {
       return MAX_MILLIS;
     }
     long ms = d.toMillis();

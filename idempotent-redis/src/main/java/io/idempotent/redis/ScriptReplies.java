@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** What the store's Lua scripts answer, read back into the SPI's values. */
 final class ScriptReplies {
@@ -39,13 +40,13 @@ final class ScriptReplies {
     return reply instanceof Long n && n == 1L;
   }
 
-  static IdempotencyStoreException malformed(String what, String detail) {
+  static IdempotencyStoreException malformed(String what, @Nullable String detail) {
     return new IdempotencyStoreException(
         "The Redis idempotency store read a malformed " + what + " (" + detail + "); is another program writing"
             + " under this store's prefix?");
   }
 
-  static String text(Object o) {
+  static @Nullable String text(@Nullable Object o) {
     return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
   }
 }

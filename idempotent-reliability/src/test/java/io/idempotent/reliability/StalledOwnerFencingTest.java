@@ -7,7 +7,6 @@ import io.idempotent.CallResult;
 import io.idempotent.CheckedSupplier;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
-import io.idempotent.IdempotencyStoreException;
 import io.idempotent.jdbi.TransactionMode;
 import java.time.Duration;
 import java.util.Map;

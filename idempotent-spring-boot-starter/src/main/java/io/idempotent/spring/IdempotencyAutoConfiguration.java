@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -79,7 +79,7 @@ public class IdempotencyAutoConfiguration {
           new TreeSet<>(all.keySet())) + ") and none is @Primary: mark the default store's bean @Primary;"
           + " every store is also available by its bean name, as @Idempotent(store = \"<bean name>\")");
     }
-    Map<IdempotencyStore, IdempotencyStore> guarded = new IdentityHashMap<>();
+    IdentityHashMap<IdempotencyStore, IdempotencyStore> guarded = new IdentityHashMap<>(); // one guard per store bean
     boolean transactions = hasTransactionManager(beans);
     all.forEach((name, s) -> b.store(name,
         guarded.computeIfAbsent(s, x -> transactions ? guardedInTransactions(name, x) : x)));

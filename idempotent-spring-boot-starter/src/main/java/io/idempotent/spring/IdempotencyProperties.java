@@ -2,6 +2,7 @@ package io.idempotent.spring;
 
 import io.idempotent.MissingKeyPolicy;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -30,23 +31,23 @@ public class IdempotencyProperties {
   }
 
   /** How long a completed outcome is kept and replayed (default 24h). */
-  private Duration ttl;
+  private @Nullable Duration ttl;
 
   /** How long a claim is held before another caller may take it over, renewed while the method runs (default 30s). */
-  private Duration lease;
+  private @Nullable Duration lease;
 
   /** How long a duplicate waits for the call in progress, with onInProgress = WAIT (default 10s). */
-  private Duration waitTimeout;
+  private @Nullable Duration waitTimeout;
 
   /** What a call whose key expression gives null or blank does: reject (default) or run-unprotected. */
-  private MissingKeyPolicy missingKey;
+  private @Nullable MissingKeyPolicy missingKey;
 
   /**
    * The store: jdbi (the SQL table on the application's DataSource), redis (on spring.data.redis.*) or
    * caffeine (in memory). Default: an IdempotencyStore bean of the application, else jdbi when there is
    * one DataSource, else redis when a Redis connection is configured, else caffeine.
    */
-  private String store;
+  private @Nullable String store;
 
   private final Jdbi jdbi = new Jdbi();
 
@@ -73,7 +74,7 @@ public class IdempotencyProperties {
      * none (false). When not set, those of the stores that leave the process (SQL, Redis) are timed and
      * those of the in-memory Caffeine store are not: timing one costs about as much as the operation.
      */
-    private Boolean storeOperations;
+    private @Nullable Boolean storeOperations;
 
     public boolean isEnabled() {
       return enabled;
@@ -91,11 +92,11 @@ public class IdempotencyProperties {
       this.observations = observations;
     }
 
-    public Boolean getStoreOperations() {
+    public @Nullable Boolean getStoreOperations() {
       return storeOperations;
     }
 
-    public void setStoreOperations(Boolean storeOperations) {
+    public void setStoreOperations(@Nullable Boolean storeOperations) {
       this.storeOperations = storeOperations;
     }
   }
@@ -211,13 +212,13 @@ public class IdempotencyProperties {
   public static class Caffeine {
 
     /** How many completed outcomes are kept at most; the least recently used go first. */
-    private Long maximumCompleted;
+    private @Nullable Long maximumCompleted;
 
-    public Long getMaximumCompleted() {
+    public @Nullable Long getMaximumCompleted() {
       return maximumCompleted;
     }
 
-    public void setMaximumCompleted(Long maximumCompleted) {
+    public void setMaximumCompleted(@Nullable Long maximumCompleted) {
       this.maximumCompleted = maximumCompleted;
     }
   }
@@ -230,43 +231,43 @@ public class IdempotencyProperties {
     this.enabled = enabled;
   }
 
-  public Duration getTtl() {
+  public @Nullable Duration getTtl() {
     return ttl;
   }
 
-  public void setTtl(Duration ttl) {
+  public void setTtl(@Nullable Duration ttl) {
     this.ttl = ttl;
   }
 
-  public Duration getLease() {
+  public @Nullable Duration getLease() {
     return lease;
   }
 
-  public void setLease(Duration lease) {
+  public void setLease(@Nullable Duration lease) {
     this.lease = lease;
   }
 
-  public Duration getWaitTimeout() {
+  public @Nullable Duration getWaitTimeout() {
     return waitTimeout;
   }
 
-  public void setWaitTimeout(Duration waitTimeout) {
+  public void setWaitTimeout(@Nullable Duration waitTimeout) {
     this.waitTimeout = waitTimeout;
   }
 
-  public MissingKeyPolicy getMissingKey() {
+  public @Nullable MissingKeyPolicy getMissingKey() {
     return missingKey;
   }
 
-  public void setMissingKey(MissingKeyPolicy missingKey) {
+  public void setMissingKey(@Nullable MissingKeyPolicy missingKey) {
     this.missingKey = missingKey;
   }
 
-  public String getStore() {
+  public @Nullable String getStore() {
     return store;
   }
 
-  public void setStore(String store) {
+  public void setStore(@Nullable String store) {
     this.store = store;
   }
 

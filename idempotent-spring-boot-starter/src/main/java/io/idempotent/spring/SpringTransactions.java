@@ -4,6 +4,7 @@ import io.idempotent.jdbi.CallerTransactions;
 import java.sql.Connection;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -40,7 +41,7 @@ public final class SpringTransactions implements CallerTransactions {
   }
 
   @Override
-  public Transaction current() {
+  public @Nullable Transaction current() {
     if (!TransactionSynchronizationManager.isSynchronizationActive()
         || !TransactionSynchronizationManager.isActualTransactionActive()) {
       return null;
@@ -60,7 +61,7 @@ public final class SpringTransactions implements CallerTransactions {
 
   /** A Spring transaction that is active but holds no connection of the store's {@code DataSource}. */
   @Override
-  public String unjoinable() {
+  public @Nullable String unjoinable() {
     if (TransactionSynchronizationManager.isActualTransactionActive()
         && !(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
             && holder.isSynchronizedWithTransaction())) {

@@ -12,8 +12,8 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyTokenException;
 import io.idempotent.IdempotentCall;
-import io.idempotent.OneTimeTokens;
 import io.idempotent.OnInProgress;
+import io.idempotent.OneTimeTokens;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.ClaimResult;
@@ -922,6 +922,7 @@ public abstract class IdempotencyStoreContract {
 
   /** A result the default codec cannot encode: its only property throws when read. */
   public static final class Unencodable {
+    @SuppressWarnings("DoNotCallSuggester") // the JSON writer calls it: its failure is what the contract tests
     public String getValue() {
       throw new IllegalStateException("cannot be read");
     }

@@ -5,9 +5,7 @@ import java.math.BigInteger;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.time.Month;
 import java.time.MonthDay;
 import java.time.OffsetDateTime;
@@ -16,7 +14,6 @@ import java.time.Period;
 import java.time.Year;
 import java.time.YearMonth;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -164,6 +161,7 @@ final class OpenSlotSamples {
         zones.map(z -> z)));
   }
 
+  @SuppressWarnings("JdkObsolete") // applications pass LinkedLists too: the samples must hold every kind
   private static Arbitrary<Object> lists(Arbitrary<Object> elements) {
     Arbitrary<List<Object>> some = elements.list().ofMaxSize(4);
     Arbitrary<List<Object>> nonNull = elements.filter(Objects::nonNull).list().ofMaxSize(4);

@@ -1,9 +1,9 @@
 package io.idempotent.layered;
 
-import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.ManualTimeSource;
-import io.idempotent.testkit.IdempotencyStoreContract;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.testkit.IdempotencyStoreContract;
 import java.time.Duration;
 
 /** The layered composition itself passes the kit (here over two reference stores on one fake clock). */

@@ -1,8 +1,8 @@
 package io.idempotent.spring.sample;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.Effects;
+import io.idempotent.Idempotency;
 import io.idempotent.Idempotent;
 import io.idempotent.OnInProgress;
 import java.sql.Timestamp;
