@@ -19,6 +19,8 @@ module io.idempotent {
   requires com.fasterxml.jackson.module.paramnames;
   // the @Idempotent check runs inside a compiler, which brings this module; the library never needs it
   requires static java.compiler;
+  // the nullness annotations are read by tools; the library runs without them
+  requires static org.jspecify;
 
   exports io.idempotent;
   exports io.idempotent.spi;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable configuration: the stores, defaults for TTL, lease and wait timeout, the time source, the
@@ -33,8 +34,8 @@ public final class IdempotencyConfig {
   private final Duration defaultLease;
   private final Duration defaultWaitTimeout;
   private final TimeSource time;
-  private final IdempotencyListener listener;
-  private final IdempotencyObserver observer;
+  private final @Nullable IdempotencyListener listener;
+  private final @Nullable IdempotencyObserver observer;
   private final ResultCodec codec;
   private final boolean enabled;
   private final MissingKeyPolicy missingKeyPolicy;
@@ -125,12 +126,12 @@ public final class IdempotencyConfig {
   }
 
   /** The listener, or null when none is set (warnings are still logged). */
-  public IdempotencyListener listener() {
+  public @Nullable IdempotencyListener listener() {
     return listener;
   }
 
   /** The observer of every call's start and end, or null when none is set. */
-  public IdempotencyObserver observer() {
+  public @Nullable IdempotencyObserver observer() {
     return observer;
   }
 
@@ -160,9 +161,9 @@ public final class IdempotencyConfig {
     private Duration defaultLease = Duration.ofSeconds(30);
     private Duration defaultWaitTimeout = Duration.ofSeconds(10);
     private TimeSource time = TimeSource.system();
-    private IdempotencyListener listener;
-    private IdempotencyObserver observer;
-    private ResultCodec codec;
+    private @Nullable IdempotencyListener listener;
+    private @Nullable IdempotencyObserver observer;
+    private @Nullable ResultCodec codec;
     private boolean enabled = true;
     private MissingKeyPolicy missingKeyPolicy = MissingKeyPolicy.REJECT;
     private boolean leaseRenewal = true;

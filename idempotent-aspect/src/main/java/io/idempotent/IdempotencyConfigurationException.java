@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /** The annotation, an expression, a property or the configuration is invalid. */
 public final class IdempotencyConfigurationException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
@@ -8,7 +10,7 @@ public final class IdempotencyConfigurationException extends IdempotencyExceptio
     super(message);
   }
 
-  public IdempotencyConfigurationException(String message, Throwable cause) {
+  public IdempotencyConfigurationException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -2,6 +2,7 @@ package io.idempotent;
 
 import io.idempotent.internal.Hashing;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One outcome of an idempotent call, delivered to an {@link IdempotencyListener}. Carries the key
@@ -46,17 +47,17 @@ public final class IdempotencyEvent {
   private final Type type;
   private final String name;
   /** The stored key, kept only to compute {@link #keyReference} when first asked; null when given. */
-  private final String storedKey;
+  private final @Nullable String storedKey;
   /** Computed at most once per thread that asks; the same string each time. */
-  private String keyReference;
-  private final Throwable error;
+  private @Nullable String keyReference;
+  private final @Nullable Throwable error;
 
   /**
    * @param keyReference the short reference of the stored key, as {@link #keyReference()} gives it
    *     (the engine passes the one its exceptions and log lines carry), or null when there is no key
    * @param error the store error or the failure that caused a release, or null
    */
-  public IdempotencyEvent(Type type, String name, String keyReference, Throwable error) {
+  public IdempotencyEvent(Type type, String name, @Nullable String keyReference, @Nullable Throwable error) {
     this.type = type;
     this.name = name;
     this.storedKey = null;
@@ -64,7 +65,7 @@ public final class IdempotencyEvent {
     this.error = error;
   }
 
-  private IdempotencyEvent(Type type, String name, Throwable error, String storedKey) {
+  private IdempotencyEvent(Type type, String name, @Nullable Throwable error, @Nullable String storedKey) {
     this.type = type;
     this.name = name;
     this.storedKey = storedKey;
@@ -93,7 +94,7 @@ public final class IdempotencyEvent {
    * A short hash of the stored key, the one exceptions and log lines give as {@code key#…}: enough to
    * correlate events and logs, not to recover the key; {@code -} when the call had no key.
    */
-  public String keyReference() {
+  public @Nullable String keyReference() {
     String reference = keyReference;
     if (reference == null && storedKey != null) {
       reference = Hashing.shortReference(storedKey);

@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Base of the exceptions the library throws when it refuses a call or fails: the key is missing or
  * reused, the key is in progress, the store failed, a result could not be recorded or read, a one-time
@@ -12,14 +14,14 @@ package io.idempotent;
 public abstract class IdempotencyException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private final String name;
-  private final String keyReference;
+  private final @Nullable String name;
+  private final @Nullable String keyReference;
 
   protected IdempotencyException(String message) {
     this(message, null, null, null);
   }
 
-  protected IdempotencyException(String message, Throwable cause) {
+  protected IdempotencyException(String message, @Nullable Throwable cause) {
     this(message, cause, null, null);
   }
 
@@ -28,14 +30,14 @@ public abstract class IdempotencyException extends RuntimeException {
    * @param keyReference the short reference to its stored key (as in {@link IdempotencyEvent#keyReference()}),
    *     or null
    */
-  protected IdempotencyException(String message, Throwable cause, String name, String keyReference) {
+  protected IdempotencyException(String message, @Nullable Throwable cause, @Nullable String name, @Nullable String keyReference) {
     super(message, cause);
     this.name = name;
     this.keyReference = keyReference;
   }
 
   /** The name of the call this is about (the method's or the programmatic call's), or null if none. */
-  public String name() {
+  public @Nullable String name() {
     return name;
   }
 
@@ -43,7 +45,7 @@ public abstract class IdempotencyException extends RuntimeException {
    * A short, non-reversible reference to the stored key this is about, the same as the events' {@link
    * IdempotencyEvent#keyReference()}, or null when it is about no key (a missing key, a configuration).
    */
-  public String keyReference() {
+  public @Nullable String keyReference() {
     return keyReference;
   }
 }

@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /** A call with the same key is still running (its lease is alive). The method did not run again. */
 public final class IdempotencyInProgressException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
@@ -9,12 +11,12 @@ public final class IdempotencyInProgressException extends IdempotencyException {
   }
 
   /** With {@code cause}: the interruption. */
-  public IdempotencyInProgressException(String message, Throwable cause) {
+  public IdempotencyInProgressException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 
   /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
-  public IdempotencyInProgressException(String message, Throwable cause, String name, String keyReference) {
+  public IdempotencyInProgressException(String message, @Nullable Throwable cause, @Nullable String name, @Nullable String keyReference) {
     super(message, cause, name, keyReference);
   }
 }

@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /** The key (or scope) expression produced no usable value: null or blank. The method did not run. */
 public final class IdempotencyKeyException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
@@ -9,12 +11,12 @@ public final class IdempotencyKeyException extends IdempotencyException {
   }
 
   /** With {@code cause}: what the key expression threw. */
-  public IdempotencyKeyException(String message, Throwable cause) {
+  public IdempotencyKeyException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 
   /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
-  public IdempotencyKeyException(String message, Throwable cause, String name, String keyReference) {
+  public IdempotencyKeyException(String message, @Nullable Throwable cause, @Nullable String name, @Nullable String keyReference) {
     super(message, cause, name, keyReference);
   }
 }

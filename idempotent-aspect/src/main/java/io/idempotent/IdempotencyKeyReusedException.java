@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /** The key was already used with different arguments (payload fingerprint differs). The method did not run. */
 public final class IdempotencyKeyReusedException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
@@ -9,7 +11,7 @@ public final class IdempotencyKeyReusedException extends IdempotencyException {
   }
 
   /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
-  public IdempotencyKeyReusedException(String message, Throwable cause, String name, String keyReference) {
+  public IdempotencyKeyReusedException(String message, @Nullable Throwable cause, @Nullable String name, @Nullable String keyReference) {
     super(message, cause, name, keyReference);
   }
 }

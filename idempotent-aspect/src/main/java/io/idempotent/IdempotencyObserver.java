@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Watches each idempotent call from its start to its end: the hook for timers and traces, which need
  * to know when a call began, not only how it ended ({@link IdempotencyListener} hears the ending only).
@@ -55,7 +57,7 @@ public interface IdempotencyObserver {
    * @param store the name under which the call's store is registered in the configuration
    * @return the handle to end with the call's outcome; null when there is nothing to end
    */
-  ObservedCall start(String name, String store);
+  @Nullable ObservedCall start(String name, String store);
 
   /** One observed call, ended exactly once. */
   @FunctionalInterface

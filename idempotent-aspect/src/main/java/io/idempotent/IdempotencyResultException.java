@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A stored outcome could not be encoded or decoded as the method's declared type (for example a
  * result that cannot be serialized, or a stored row that names another type). Nothing ran twice.
@@ -7,7 +9,7 @@ package io.idempotent;
 public final class IdempotencyResultException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
 
-  public IdempotencyResultException(String message, Throwable cause) {
+  public IdempotencyResultException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The method ran inside the caller's transaction, but its outcome could not be recorded there (the claim
  * was lost after its lease ran out, or the statement failed): that transaction holds the method's writes
@@ -9,7 +11,7 @@ package io.idempotent;
 public final class IdempotencyRollbackRequiredException extends IdempotencyStoreException {
   private static final long serialVersionUID = 1L;
 
-  public IdempotencyRollbackRequiredException(String message, Throwable cause) {
+  public IdempotencyRollbackRequiredException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -1,5 +1,7 @@
 package io.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The store could not be reached or failed. Before the method ran this means it did not run (fail
  * closed); after it ran, the outcome could not be recorded and the message says so.
@@ -7,7 +9,7 @@ package io.idempotent;
 public class IdempotencyStoreException extends IdempotencyException {
   private static final long serialVersionUID = 1L;
 
-  public IdempotencyStoreException(String message, Throwable cause) {
+  public IdempotencyStoreException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 
@@ -16,7 +18,7 @@ public class IdempotencyStoreException extends IdempotencyException {
   }
 
   /** About the call {@code name} and its stored key {@code keyReference} (either may be null). */
-  public IdempotencyStoreException(String message, Throwable cause, String name, String keyReference) {
+  public IdempotencyStoreException(String message, @Nullable Throwable cause, @Nullable String name, @Nullable String keyReference) {
     super(message, cause, name, keyReference);
   }
 }

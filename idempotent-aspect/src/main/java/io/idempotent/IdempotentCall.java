@@ -6,6 +6,7 @@ import io.idempotent.internal.IdempotencyEngine;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A programmatic idempotent call, for code that is not woven: the same guarantees as {@link
@@ -24,13 +25,13 @@ public final class IdempotentCall<T> {
   private final IdempotencyEngine engine;
   private final String name;
   private final Type resultType;
-  private String key;
-  private String scope;
-  private Object[] payload;
-  private Duration ttl;
-  private Duration lease;
-  private Duration waitTimeout;
-  private Duration maxRunTime;
+  private @Nullable String key;
+  private @Nullable String scope;
+  private Object @Nullable [] payload;
+  private @Nullable Duration ttl;
+  private @Nullable Duration lease;
+  private @Nullable Duration waitTimeout;
+  private @Nullable Duration maxRunTime;
   private OnInProgress onInProgress = OnInProgress.THROW;
   private Class<? extends Throwable>[] finalExceptions = emptyExceptions();
   private String store = "";
@@ -96,6 +97,7 @@ public final class IdempotentCall<T> {
 
   /** Exceptions that are final business outcomes, recorded and replayed as for {@link Idempotent#finalExceptions()}. */
   @SafeVarargs
+  @SuppressWarnings("varargs") // the array is copied, never handed out
   public final IdempotentCall<T> finalExceptions(Class<? extends Throwable>... types) {
     this.finalExceptions = types.clone();
     return this;

@@ -125,7 +125,7 @@ public final class OneTimeTokens {
   }
 
   private IdempotencyTokenException refused(IdempotencyTokenException.Reason reason, String key) {
-    return new IdempotencyTokenException(reason, "Token refused (" + reason.name().toLowerCase().replace('_', ' ')
+    return new IdempotencyTokenException(reason, "Token refused (" + reason.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
         + ") in " + namespace + " (key#" + Hashing.shortReference(key) + ")");
   }
 }

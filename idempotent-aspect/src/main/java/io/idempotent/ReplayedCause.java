@@ -22,6 +22,7 @@ public final class ReplayedCause extends RuntimeException {
   }
 
   @Override
+  @SuppressWarnings("OverrideThrowableToString") // shown as the original exception was: its type, not this one's
   public String toString() {
     String message = getLocalizedMessage();
     return message != null ? originalType + ": " + message : originalType;

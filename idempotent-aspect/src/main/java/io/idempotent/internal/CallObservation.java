@@ -150,7 +150,7 @@ final class CallObservation {
         IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw when its call was detached", e);
       }
     }
-    stage.whenComplete((value, error) -> {
+    var unused = stage.whenComplete((value, error) -> { // observes the stage: the caller holds it
       if (error == null) {
         end(handle, outcome, storeError);
       } else {

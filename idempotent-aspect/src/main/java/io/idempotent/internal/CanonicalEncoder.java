@@ -22,7 +22,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Currency;
 import java.util.Date;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,6 +53,7 @@ final class CanonicalEncoder {
   private static final MethodType OBJECT_TO_OBJECT = MethodType.methodType(Object.class, Object.class);
 
   /** How objects of a class that is not a known value type are encoded, or why they cannot be. */
+  @SuppressWarnings("ArrayRecordComponent") // built once per class, read by index, never compared
   private record Shape(String refusal, String[] names, byte[][] labels, MethodHandle[] readers, boolean record) {}
 
   private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
@@ -288,8 +288,7 @@ final class CanonicalEncoder {
       case OBJECT -> {
         List<byte[]> entries = new ArrayList<>(n.size());
         ByteSink tmp = new ByteSink(64);
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
           tmp.reset();
           writeString(tmp, 'S', e.getKey());
           writeJson(tmp, e.getValue());
@@ -308,6 +307,7 @@ final class CanonicalEncoder {
   }
 
   /** To the nanosecond for a SQL timestamp; SQL dates and times have no instant, only milliseconds. */
+  @SuppressWarnings("JavaUtilDate") // applications pass java.util.Date and java.sql types: they are encoded
   private static String dateText(Date d) {
     try {
       return d.toInstant().toString();

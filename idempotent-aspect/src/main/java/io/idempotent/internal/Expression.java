@@ -94,6 +94,7 @@ public final class Expression {
    * declared type of the result; {@code checkText} asks for its runtime class to be checked when
    * the value is used as text and the declared type could not tell whether it has a value text.
    */
+  @SuppressWarnings("ArrayRecordComponent") // built once per method, never compared
   record ParameterPath(int index, MethodHandle[] accessors, Class<?> type, String text, boolean checkText)
       implements Term {
     @Override

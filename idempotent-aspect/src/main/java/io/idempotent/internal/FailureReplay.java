@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -259,7 +258,7 @@ final class FailureReplay {
       return MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       String raw = JsonText.unescapeSurrogates(json);
-      if (raw == json) {
+      if (raw.equals(json)) {
         throw e;
       }
       return MAPPER.readTree(raw);
@@ -308,7 +307,7 @@ final class FailureReplay {
       fieldNames.add(f.getName());
     }
     List<Constructor<?>> out = new ArrayList<>();
-    Map<Constructor<?>, Integer> rank = new IdentityHashMap<>();
+    IdentityHashMap<Constructor<?>, Integer> rank = new IdentityHashMap<>();
     for (Constructor<?> c : type.getDeclaredConstructors()) {
       int r = rank(c, fieldNames);
       if (r >= 0 && trySetAccessible(c)) {

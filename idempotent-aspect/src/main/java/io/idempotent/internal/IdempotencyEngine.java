@@ -313,6 +313,7 @@ public final class IdempotencyEngine {
   }
 
   /** Records the outcome of a call that returned {@code result}; returns what the caller gets. */
+  @SuppressWarnings("FutureReturnValueIgnored") // a stage returned is the caller's result, not dropped
   private Object recorded(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, Object result) {
     if (plan.shape == CallPlan.ResultShape.STAGE) {
@@ -368,6 +369,7 @@ public final class IdempotencyEngine {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // a stage returned is the caller's result, not dropped
   private Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {
     if (outcome.kind() == StoredOutcome.Kind.FAILURE) {
       Throwable failure = FailureReplay.recreate(plan, outcome);

@@ -133,7 +133,7 @@ public final class JacksonResultCodec implements ResultCodec {
           "A result of type " + value.getClass().getName() + " is " + json.length() + " characters of JSON, more"
               + " than the " + MAX_RESULT_CHARS + " a recorded result may have; it was not recorded", null);
     }
-    if (json != written) {
+    if (!json.equals(written)) {
       // rare (a lone surrogate was escaped), so worth reading back once: never record what no replay reads
       try {
         decode(json, declaredType);
@@ -201,7 +201,7 @@ public final class JacksonResultCodec implements ResultCodec {
       // a map key holding a lone surrogate is stored escaped, which Jackson refuses in a name (only there):
       // read such text once more with the character itself, at no cost to any other replay
       String raw = JsonText.unescapeSurrogates(data);
-      if (raw != data) {
+      if (!raw.equals(data)) {
         try {
           return reader.readValue(raw);
         } catch (Exception again) {

@@ -50,7 +50,7 @@ final class LeaseRenewer {
   }
 
   /**
-   * One more attempt to record a call's outcome, on a store lane: {@link #recorded} or {@link #lost}
+   * One more attempt to record a call's outcome, on a store lane: recorded ({@link #attempt} true) or lost
    * (fenced: another caller holds the key now); a store failure throws, and the attempt is repeated.
    */
   interface LateRecording {

@@ -53,6 +53,7 @@ import java.util.function.Function;
  * for the sequential list wrapper, an {@code ArrayList} for the other, a {@code TreeSet} or {@code TreeMap}
  * for the sorted ones, else a {@code LinkedHashSet} or {@code LinkedHashMap}).
  */
+@SuppressWarnings("JdkObsolete") // the JDK's collections as applications pass them, LinkedList among them
 final class ObjectSlotValues {
 
   /** How the value after a tag is read back: a scalar as its class, or the elements of a container. */
@@ -154,7 +155,7 @@ final class ObjectSlotValues {
   }
 
   /** The one element of a container read for a singleton (or the empty constant when {@code n} is 0). */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the caller's slot type, checked by the caller
   private static <T> T only(java.util.Collection<?> elements, int n, Object empty) {
     if (elements.size() != n) {
       throw new IllegalArgumentException("a tag for " + n + " element(s) holds " + elements.size());

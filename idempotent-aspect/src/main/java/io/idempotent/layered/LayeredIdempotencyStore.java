@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cache in front of a store of record: the <em>near</em> store (in memory) holds copies of committed
@@ -125,7 +126,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
   }
 
   /** The answer to a claim of {@code key} known in this JVM: a committed outcome near, or a call running here. */
-  private ClaimResult answeredHere(String key, long now) {
+  private @Nullable ClaimResult answeredHere(String key, long now) {
     IdempotencyRecord cached = nearCompleted(key);
     if (cached != null) {
       return ClaimResult.existing(cached);
@@ -143,8 +144,11 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
     if (result.claimed()) {
       inFlight.put(key, new InFlight(owner, fingerprint, deadline(now, lease), new CompletableFuture<>()));
       sweepIfLarge(now);
-    } else if (result.existing().state() == RecordState.COMPLETED) {
-      cacheNear(result.existing(), now);
+    } else {
+      IdempotencyRecord existing = result.existing();
+      if (existing != null && existing.state() == RecordState.COMPLETED) {
+        cacheNear(existing, now);
+      }
     }
     return result;
   }
@@ -197,7 +201,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
    * that has committed when the far store returns ({@code committed}) is copied near at once; any other once
    * it commits.
    */
-  private boolean completed(String key, String owner, StoredOutcome outcome, Duration ttl, CallClaim farClaim,
+  private boolean completed(String key, String owner, StoredOutcome outcome, Duration ttl, @Nullable CallClaim farClaim,
       boolean committed) {
     long start = time.nanoTime();
     boolean completed;
@@ -213,7 +217,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
       String fingerprint = f != null && f.owner.equals(owner) ? f.fingerprint : null;
       if (fingerprint != null) {
         IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome).withExpiresIn(ttl);
-        if (committed) {
+        if (committed || farClaim == null) {
           cacheNear(record, start);
         } else {
           farClaim.afterCommit(() -> cacheNear(record, start));
@@ -276,7 +280,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
   }
 
   @Override
-  public CompletionStage<?> changeSignal(String key) {
+  public @Nullable CompletionStage<?> changeSignal(String key) {
     InFlight local = inFlight.get(key);
     return local != null ? local.done : null;
   }
@@ -338,7 +342,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
     }
   }
 
-  private IdempotencyRecord nearCompleted(String key) {
+  private @Nullable IdempotencyRecord nearCompleted(String key) {
     try {
       return near.find(key).filter(r -> r.state() == RecordState.COMPLETED).orElse(null);
     } catch (RuntimeException e) {
@@ -349,17 +353,19 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
 
   /** Copies a committed outcome near, for no longer than the far record has left since {@code since}. */
   private void cacheNear(IdempotencyRecord record, long since) {
-    if (record.expiresIn() == null) {
+    Duration expiresIn = record.expiresIn();
+    StoredOutcome outcome = record.outcome();
+    if (expiresIn == null || outcome == null) {
       return; // the far store did not say how long the record lives: a copy could outlive it
     }
-    Duration remaining = record.expiresIn().minusNanos(time.nanoTime() - since);
+    Duration remaining = expiresIn.minusNanos(time.nanoTime() - since);
     if (remaining.isNegative() || remaining.isZero()) {
       return;
     }
     String owner = "near";
     try {
       if (near.claim(record.key(), record.fingerprint(), owner, remaining).claimed()) {
-        near.complete(record.key(), owner, record.outcome(), remaining);
+        near.complete(record.key(), owner, outcome, remaining);
       }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "near store failed to cache an outcome; replays will ask the far store", e);

@@ -1,6 +1,7 @@
 package io.idempotent.spi;
 
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An optional capability of an {@link IdempotencyStore}: it can tell, without polling, when a record may
@@ -13,5 +14,5 @@ public interface ChangeSignals {
    * A stage that completes when the record for {@code key} may have changed (completed or released), or
    * null when this store cannot tell for that key.
    */
-  CompletionStage<?> changeSignal(String key);
+  @Nullable CompletionStage<?> changeSignal(String key);
 }

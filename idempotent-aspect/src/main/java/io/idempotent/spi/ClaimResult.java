@@ -1,6 +1,7 @@
 package io.idempotent.spi;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** What {@link IdempotencyStore#claim} found. Immutable. */
 public final class ClaimResult {
@@ -19,9 +20,9 @@ public final class ClaimResult {
   private static final ClaimResult TAKEN_OVER = new ClaimResult(Status.TAKEN_OVER, null);
 
   private final Status status;
-  private final IdempotencyRecord existing;
+  private final @Nullable IdempotencyRecord existing;
 
-  private ClaimResult(Status status, IdempotencyRecord existing) {
+  private ClaimResult(Status status, @Nullable IdempotencyRecord existing) {
     this.status = status;
     this.existing = existing;
   }
@@ -48,7 +49,7 @@ public final class ClaimResult {
   }
 
   /** The live record that prevented the claim; null when {@link #claimed()}. */
-  public IdempotencyRecord existing() {
+  public @Nullable IdempotencyRecord existing() {
     return existing;
   }
 

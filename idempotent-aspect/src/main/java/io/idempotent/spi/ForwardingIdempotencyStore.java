@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store that passes everything on to another store, its optional capabilities included, so that a
@@ -96,7 +97,7 @@ public abstract class ForwardingIdempotencyStore
 
   /** The wrapped store's signal, or null where it has none. */
   @Override
-  public CompletionStage<?> changeSignal(String key) {
+  public @Nullable CompletionStage<?> changeSignal(String key) {
     return delegate instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
   }
 

@@ -2,6 +2,7 @@ package io.idempotent.spi;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A live record as a store returns it. Immutable.
@@ -15,9 +16,15 @@ import java.util.Objects;
  *     store does not say; a cache in front of the store keeps a copy no longer than this
  */
 public record IdempotencyRecord(
-    String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome, Duration expiresIn) {
+    String key,
+    RecordState state,
+    String fingerprint,
+    @Nullable String owner,
+    @Nullable StoredOutcome outcome,
+    @Nullable Duration expiresIn) {
 
-  public IdempotencyRecord(String key, RecordState state, String fingerprint, String owner, StoredOutcome outcome) {
+  public IdempotencyRecord(
+      String key, RecordState state, String fingerprint, @Nullable String owner, @Nullable StoredOutcome outcome) {
     this(key, state, fingerprint, owner, outcome, null);
   }
 
@@ -30,7 +37,7 @@ public record IdempotencyRecord(
     }
   }
 
-  public static IdempotencyRecord inProgress(String key, String fingerprint, String owner) {
+  public static IdempotencyRecord inProgress(String key, String fingerprint, @Nullable String owner) {
     return new IdempotencyRecord(key, RecordState.IN_PROGRESS, fingerprint, owner, null);
   }
 

@@ -1,6 +1,7 @@
 package io.idempotent.spi;
 
 import io.idempotent.internal.text.JsonText;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A completed outcome as four text fields, for stores that keep outcomes as text (table columns, hash
@@ -22,7 +23,8 @@ import io.idempotent.internal.text.JsonText;
  * {@link #of} computes the fields before anything is written: encoding a value may throw {@link
  * io.idempotent.IdempotencyResultException}, and then the store must not have touched the record.
  */
-public record OutcomeFields(String kind, String json, String failureType, String failureMessage) {
+public record OutcomeFields(
+    String kind, @Nullable String json, @Nullable String failureType, @Nullable String failureMessage) {
 
   /** Longest failure message kept; longer ones are cut (they are for people, and records should stay small). */
   public static final int MAX_MESSAGE_LENGTH = 4000;
@@ -79,7 +81,7 @@ public record OutcomeFields(String kind, String json, String failureType, String
   }
 
   /** {@code s} without U+0000 or lone surrogates, cut to {@code max} characters but never inside a pair. */
-  private static String text(String s, int max) {
+  private static @Nullable String text(@Nullable String s, int max) {
     if (s == null) {
       return null;
     }

@@ -1,6 +1,7 @@
 package io.idempotent.spi;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What keys a store can keep exactly as given: how long a key may be (in UTF-16 characters and in UTF-8
@@ -112,7 +113,7 @@ public final class StoreKeyRules {
   }
 
   /** The rule {@code key} breaks, or null. */
-  private String broken(String key) {
+  private @Nullable String broken(String key) {
     Objects.requireNonNull(key, "key");
     int n = key.length();
     if (n > maxChars) {

@@ -2,6 +2,7 @@ package io.idempotent.spi;
 
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of a completed call. In-memory stores keep it as is; stores that persist call {@link
@@ -29,21 +30,21 @@ public final class StoredOutcome {
   private static final StoredOutcome NULL = new StoredOutcome(Kind.NULL, null, false, null, null, null, null);
 
   private final Kind kind;
-  private final Object reference;
+  private final @Nullable Object reference;
   private final boolean hasReference;
-  private final Supplier<String> encoder;
-  private volatile String json;
-  private final String failureType;
-  private final String failureMessage;
+  private final @Nullable Supplier<String> encoder;
+  private volatile @Nullable String json;
+  private final @Nullable String failureType;
+  private final @Nullable String failureMessage;
 
   private StoredOutcome(
       Kind kind,
-      Object reference,
+      @Nullable Object reference,
       boolean hasReference,
-      String json,
-      Supplier<String> encoder,
-      String failureType,
-      String failureMessage) {
+      @Nullable String json,
+      @Nullable Supplier<String> encoder,
+      @Nullable String failureType,
+      @Nullable String failureMessage) {
     this.kind = kind;
     this.reference = reference;
     this.hasReference = hasReference;
@@ -73,7 +74,7 @@ public final class StoredOutcome {
   }
 
   /** A final failure: the exception's class name and message (message may be null). */
-  public static StoredOutcome failure(String type, String message) {
+  public static StoredOutcome failure(String type, @Nullable String message) {
     return failure(type, message, null);
   }
 
@@ -81,7 +82,7 @@ public final class StoredOutcome {
    * A final failure with its recorded state: JSON that a persistent store keeps alongside the type and
    * message (in the same place as a value's JSON) and gives back through {@link #json()}; may be null.
    */
-  public static StoredOutcome failure(String type, String message, String stateJson) {
+  public static StoredOutcome failure(String type, @Nullable String message, @Nullable String stateJson) {
     return new StoredOutcome(
         Kind.FAILURE, null, false, stateJson, null, Objects.requireNonNull(type, "type"), message);
   }
@@ -99,7 +100,7 @@ public final class StoredOutcome {
   }
 
   /** The original returned object; only meaningful when {@link #hasReference()}. */
-  public Object reference() {
+  public @Nullable Object reference() {
     return reference;
   }
 
@@ -109,7 +110,7 @@ public final class StoredOutcome {
    *
    * @throws io.idempotent.IdempotencyResultException if the value cannot be encoded
    */
-  public String json() {
+  public @Nullable String json() {
     String j = json;
     if (j == null && encoder != null) {
       j = encoder.get();
@@ -119,12 +120,12 @@ public final class StoredOutcome {
   }
 
   /** Class name of a {@link Kind#FAILURE} outcome's exception. */
-  public String failureType() {
+  public @Nullable String failureType() {
     return failureType;
   }
 
   /** Message of a {@link Kind#FAILURE} outcome's exception; may be null. */
-  public String failureMessage() {
+  public @Nullable String failureMessage() {
     return failureMessage;
   }
 

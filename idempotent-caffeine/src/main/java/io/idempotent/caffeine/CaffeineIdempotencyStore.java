@@ -109,7 +109,8 @@ public final class CaffeineIdempotencyStore implements IdempotencyStore, InMemor
     }
 
     IdempotencyRecord toRecord(String key) {
-      return replay != null ? replay.existing() : IdempotencyRecord.inProgress(key, fingerprint, owner);
+      IdempotencyRecord completed = replay != null ? replay.existing() : null;
+      return completed != null ? completed : IdempotencyRecord.inProgress(key, fingerprint, owner);
     }
   }
 

@@ -2,6 +2,7 @@ package io.idempotent.jdbi;
 
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.ClaimResult;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -52,7 +53,7 @@ final class CommittedWork {
       TableStatements.Claim claim = repeating(c -> statements.claim(c, request));
       if (claim != null) {
         if (!claim.claimed()) {
-          return ClaimResult.existing(claim.existing());
+          return ClaimResult.existing(Objects.requireNonNull(claim.existing(), "an unclaimed key's record"));
         }
         return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
       }

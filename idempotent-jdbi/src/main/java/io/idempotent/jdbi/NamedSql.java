@@ -58,7 +58,7 @@ final class NamedSql {
     return c.prepareStatement(jdbcSql);
   }
 
-  void set(PreparedStatement ps, String name, String value) throws SQLException {
+  void set(PreparedStatement ps, String name, @Nullable String value) throws SQLException {
     for (int i = first(name); i >= 0; i = next(name, i + 1)) {
       ps.setString(i + 1, value);
     }

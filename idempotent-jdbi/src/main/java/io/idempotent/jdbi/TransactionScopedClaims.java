@@ -8,6 +8,7 @@ import io.idempotent.spi.OutcomeFields;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -148,7 +149,7 @@ final class TransactionScopedClaims {
       return ClaimResult.existing(IdempotencyRecord.inProgress(r.key(), "", null));
     }
     if (!claim.claimed()) {
-      return ClaimResult.existing(claim.existing());
+      return ClaimResult.existing(Objects.requireNonNull(claim.existing(), "an unclaimed key's record"));
     }
     return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
   }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** The arguments the store passes its Lua scripts: durations in milliseconds, ids, hash fields. */
 final class ScriptArguments {
@@ -18,7 +19,7 @@ final class ScriptArguments {
   private ScriptArguments() {}
 
   /** Adds the hash field {@code name} with {@code value} to {@code args}, unless the value is null. */
-  static void field(List<byte[]> args, String name, String value) {
+  static void field(List<byte[]> args, String name, @Nullable String value) {
     if (value != null) {
       args.add(name.getBytes(StandardCharsets.US_ASCII));
       args.add(value.getBytes(StandardCharsets.UTF_8));

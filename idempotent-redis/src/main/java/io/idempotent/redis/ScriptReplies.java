@@ -27,7 +27,8 @@ final class ScriptReplies {
     }
     try {
       StoredOutcome outcome =
-          new OutcomeFields(text(f.get(3)), text(f.get(4)), text(f.get(5)), text(f.get(6))).toOutcome();
+          new OutcomeFields(Objects.requireNonNullElse(text(f.get(3)), ""), text(f.get(4)), text(f.get(5)),
+              text(f.get(6))).toOutcome();
       IdempotencyRecord record = IdempotencyRecord.completed(key, fingerprint, outcome);
       // the remaining TTL by Redis's clock, so a cache in front never keeps a copy longer
       return f.size() > 7 && f.get(7) instanceof Long ms && ms >= 0 ? record.withExpiresIn(Duration.ofMillis(ms)) : record;
