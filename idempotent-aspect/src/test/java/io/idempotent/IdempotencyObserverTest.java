@@ -155,6 +155,25 @@ class IdempotencyObserverTest {
     assertThat(errors).containsExactly(broken);
   }
 
+  /** A store whose {@code n}-th completion of a call (counting from 1) throws {@code failure}. */
+  private static IdempotencyStore completionFailing(int n, RuntimeException failure) {
+    AtomicInteger completions = new AtomicInteger();
+    return new ForwardingIdempotencyStore(new InMemoryTestStore()) {
+      @Override
+      protected CallClaim forward(CallClaim claim) {
+        return new ForwardingCallClaim(claim) {
+          @Override
+          public boolean complete(StoredOutcome outcome, Duration ttl) {
+            if (completions.incrementAndGet() == n) {
+              throw failure;
+            }
+            return super.complete(outcome, ttl);
+          }
+        };
+      }
+    };
+  }
+
   @Test
   void observer_storeFailing_beforeOrAfterTheMethodRan_isAStoreError() {
     InMemoryTestStore failingClaims = new InMemoryTestStore(System::nanoTime, true);
@@ -163,17 +182,7 @@ class IdempotencyObserverTest {
         .isInstanceOf(IdempotencyStoreException.class);
 
     IllegalStateException down = new IllegalStateException("store down");
-    IdempotencyStore failingCompletions = new ForwardingIdempotencyStore(new InMemoryTestStore()) {
-      @Override
-      protected CallClaim forward(CallClaim claim) {
-        return new ForwardingCallClaim(claim) {
-          @Override
-          public boolean complete(StoredOutcome outcome, Duration ttl) {
-            throw down;
-          }
-        };
-      }
-    };
+    IdempotencyStore failingCompletions = completionFailing(1, down);
     assertThat(idempotency(failingCompletions).call("mail", String.class).key("m-2").run(() -> "sent"))
         .isEqualTo("sent");
 
@@ -199,21 +208,8 @@ class IdempotencyObserverTest {
 
   @Test
   void observer_storeFailingForTheOuterCall_afterANestedCallReturned_isTheOuterCallsStoreError() {
-    AtomicInteger completions = new AtomicInteger();
-    Idempotency idempotency = idempotency(new ForwardingIdempotencyStore(new InMemoryTestStore()) {
-      @Override
-      protected CallClaim forward(CallClaim claim) {
-        return new ForwardingCallClaim(claim) {
-          @Override
-          public boolean complete(StoredOutcome outcome, Duration ttl) {
-            if (completions.incrementAndGet() == 2) {
-              throw new IllegalStateException("store down"); // the outer call's completion
-            }
-            return super.complete(outcome, ttl);
-          }
-        };
-      }
-    });
+    // the second completion is the outer call's: the inner one completed first
+    Idempotency idempotency = idempotency(completionFailing(2, new IllegalStateException("store down")));
     idempotency.call("inner", String.class).key("i-1").run(() -> "inner");
     String outer = idempotency.call("outer", String.class).key("o-1").run(() -> {
       idempotency.call("inner", String.class).key("i-1").run(() -> "inner again");
