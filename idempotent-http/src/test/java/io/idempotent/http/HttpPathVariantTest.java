@@ -192,7 +192,7 @@ class HttpPathVariantTest {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
       server.close();
     }
   }

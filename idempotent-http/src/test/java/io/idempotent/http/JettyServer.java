@@ -105,7 +105,7 @@ final class JettyServer implements ServletServer {
   }
 
   @Override
-  public void close() throws Exception {
-    server.stop();
+  public void close() {
+    Stopping.unchecked(server::stop);
   }
 }

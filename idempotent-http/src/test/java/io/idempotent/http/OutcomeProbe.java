@@ -16,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Idempotency#lastOutcome()} after each request.
  */
 final class OutcomeProbe extends HttpFilter {
+  private static final long serialVersionUID = 1L;
+
 
   final List<String> outcomes = new CopyOnWriteArrayList<>();
 

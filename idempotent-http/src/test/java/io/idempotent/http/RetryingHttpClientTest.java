@@ -33,6 +33,8 @@ class RetryingHttpClientTest {
 
   /** Answers each request with the next scripted status, noting the key each attempt carried. */
   static final class ScriptedServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
     final Deque<Integer> statuses = new ArrayDeque<>();
     final List<String> keys = new CopyOnWriteArrayList<>();
     volatile long delayMillis;

@@ -4,4 +4,8 @@ package io.idempotent.http;
 interface ServletServer extends AutoCloseable {
 
   int port();
+
+  /** Stops the container; nothing checked is thrown, so tests close it in try-with-resources. */
+  @Override
+  void close();
 }

@@ -96,9 +96,9 @@ final class ShopServerProcess implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (process.isAlive()) {
-      kill();
+      Stopping.unchecked(this::kill);
     }
   }
 

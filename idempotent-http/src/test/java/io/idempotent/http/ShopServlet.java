@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counted per path.
  */
 class ShopServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+
 
   private final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
   private final AtomicInteger orderNumbers = new AtomicInteger(1000);

@@ -11,6 +11,8 @@ import java.security.Principal;
 
 /** Stands in for a container's authentication: the user named in {@code X-Test-User} is the principal. */
 final class TestAuthentication extends HttpFilter {
+  private static final long serialVersionUID = 1L;
+
 
   static final String USER_HEADER = "X-Test-User";
 

@@ -22,9 +22,9 @@ enum TestStore {
   /** An open store and what must be closed with it. */
   record Opened(IdempotencyStore store, AutoCloseable resources) implements AutoCloseable {
     @Override
-    public void close() throws Exception {
+    public void close() {
       store.close();
-      resources.close();
+      Stopping.unchecked(resources::close);
     }
   }
 

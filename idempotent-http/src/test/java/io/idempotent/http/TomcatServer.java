@@ -75,7 +75,7 @@ final class TomcatServer implements ServletServer {
       for (Map.Entry<String, HttpServlet> e : app.servlets.entrySet()) {
         String name = "servlet-" + n++;
         Tomcat.addServlet(context, name, e.getValue()).setAsyncSupported(true);
-        context.addServletMappingDecoded(e.getKey(), name);
+        addMapping(context, e.getKey(), name);
       }
     }
     tomcat.start();
@@ -88,9 +88,11 @@ final class TomcatServer implements ServletServer {
   }
 
   @Override
-  public void close() throws Exception {
-    tomcat.stop();
-    tomcat.destroy();
+  public void close() {
+    Stopping.unchecked(() -> {
+      tomcat.stop();
+      tomcat.destroy();
+    });
     try (Stream<Path> files = Files.walk(baseDir)) {
       for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
@@ -98,5 +100,11 @@ final class TomcatServer implements ServletServer {
     } catch (IOException e) {
       // a file Tomcat still holds: the temporary directory is left behind
     }
+  }
+
+  /** Maps {@code pattern} to the servlet {@code name}; the pattern is given decoded, as Tomcat's own embedding does. */
+  @SuppressWarnings("deprecation") // the one call Tomcat's embedded API offers for a decoded pattern
+  private static void addMapping(org.apache.catalina.Context context, String pattern, String name) {
+    context.addServletMappingDecoded(pattern, name);
   }
 }

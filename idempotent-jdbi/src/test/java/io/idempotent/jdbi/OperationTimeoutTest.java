@@ -40,6 +40,7 @@ class OperationTimeoutTest {
     return TestDatabase.all().flatMap(db -> Stream.of(Built.values()).map(b -> new Object[] {db, b}));
   }
 
+  @SuppressWarnings("try") // the connection is held, unused, to exhaust the pool
   @ParameterizedTest(name = "{0} built on {1}")
   @MethodSource("cases")
   void claim_onAnExhaustedPoolThatWaits30s_failsWithinTheOperationTimeout_namingThePoolAndTheSizingRule(
@@ -81,6 +82,7 @@ class OperationTimeoutTest {
     }
   }
 
+  @SuppressWarnings("try") // the connection is held, unused, to exhaust the pool
   @ParameterizedTest(name = "{0}")
   @MethodSource("io.idempotent.jdbi.TestDatabase#all")
   void aThreadInterruptedBeforeTheCall_keepsItsInterrupt_andTheClaimFailsAtOnce(TestDatabase db) throws Exception {
