@@ -5,8 +5,8 @@ import io.idempotent.internal.Hashing;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
-import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -121,7 +121,7 @@ public final class OneTimeTokens {
   }
 
   private String key(String token) {
-    return StoredKeys.compose(namespace, null, Hashing.sha256(token), StoreKeyRules.of(store));
+    return StoredKeys.compose(namespace, null, Hashing.sha256(token), KeyLimits.rulesOf(store));
   }
 
   private IdempotencyTokenException refused(IdempotencyTokenException.Reason reason, String key) {

@@ -13,11 +13,12 @@ import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
 import io.idempotent.TimeSource;
 import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
-import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -186,7 +187,7 @@ public final class IdempotencyEngine {
       return onMissingKey(plan, key, scope, invocation);
     }
     IdempotencyStore store = config.store(plan.storeName);
-    String storedKey = StoredKeys.compose(plan.name, scope, key, StoreKeyRules.of(store));
+    String storedKey = StoredKeys.compose(plan.name, scope, key, KeyLimits.rulesOf(store));
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
     Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
     String owner = takeOwner();
@@ -273,7 +274,7 @@ public final class IdempotencyEngine {
   private CallClaim claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
-      return CallClaim.claim(store, key, fingerprint, owner, lease, plan.effects);
+      return CallClaims.claim(store, key, fingerprint, owner, lease, plan.effects);
     } catch (IdempotencyConfigurationException e) {
       throw e; // the store refuses how the call is made (undeclared effects in a transaction), not failed
     } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.idempotent.layered;
 import io.idempotent.Effects;
 import io.idempotent.TimeSource;
 import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.ClaimResult;
@@ -110,7 +111,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
   }
 
   /**
-   * As {@link #claim}; the far store claims the call as the engine would ({@link CallClaim#claim}), and the
+   * As {@link #claim}; the far store claims the call as the engine would ({@link CallClaims#claim}), and the
    * handle caches the outcome once the far store has committed it ({@link CallClaim#afterCommit}).
    */
   @Override
@@ -118,9 +119,9 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
     long now = time.nanoTime();
     ClaimResult here = answeredHere(key, now);
     if (here != null) {
-      return CallClaim.of(this, key, owner, here);
+      return CallClaims.of(this, key, owner, here);
     }
-    CallClaim farClaim = CallClaim.claim(far, key, fingerprint, owner, lease, effects);
+    CallClaim farClaim = CallClaims.claim(far, key, fingerprint, owner, lease, effects);
     tracked(key, fingerprint, owner, lease, now, farClaim.result());
     return farClaim.result().claimed() ? new LayeredClaim(farClaim, key, owner) : farClaim;
   }
@@ -287,7 +288,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
 
   @Override
   public StoreKeyRules keyRules() {
-    return StoreKeyRules.of(near).strictest(StoreKeyRules.of(far));
+    return KeyLimits.rulesOf(near).strictest(KeyLimits.rulesOf(far));
   }
 
   /**

@@ -1,13 +1,11 @@
 package io.idempotent.spi;
 
-import io.idempotent.Effects;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * One method call's claim of a key: what the claim found ({@link #result()}) and, while the call holds the
  * key, the way its outcome is recorded or its claim given back. The engine claims every call through
- * {@link #claim}, and ends a held claim with exactly one of {@link #complete}, {@link #completeDetached} or
+ * {@link CallClaims#claim}, and ends a held claim with exactly one of {@link #complete}, {@link #completeDetached} or
  * {@link #release}; it may {@link #renew} it before. A store that binds a call's claim to a transaction
  * ({@link CallScopedClaims}) keeps that binding in its handle; for any other store the handle is the
  * store's own primitives under the call's key and owner token.
@@ -59,24 +57,5 @@ public interface CallClaim {
    */
   default void afterCommit(Runnable action) {
     action.run();
-  }
-
-  /**
-   * Claims {@code key} for a method call declared with {@code effects}: through
-   * {@link CallScopedClaims#claimForCall} where the store offers it, otherwise with
-   * {@link IdempotencyStore#claim}, the handle then running the store's primitives.
-   */
-  static CallClaim claim(IdempotencyStore store, String key, String fingerprint, String owner, Duration lease,
-      Effects effects) {
-    if (store instanceof CallScopedClaims scoped) {
-      return scoped.claimForCall(key, fingerprint, owner, lease, effects);
-    }
-    return of(store, key, owner, store.claim(key, fingerprint, owner, lease));
-  }
-
-  /** The handle of a claim {@code store} committed at once: each method runs the store's primitive. */
-  static CallClaim of(IdempotencyStore store, String key, String owner, ClaimResult result) {
-    return new PrimitiveCallClaim(Objects.requireNonNull(store, "store"), Objects.requireNonNull(key, "key"),
-        Objects.requireNonNull(owner, "owner"), Objects.requireNonNull(result, "result"));
   }
 }

@@ -9,7 +9,7 @@ import java.time.Duration;
  * store's transaction-scoped modes), and a store that can write in the caller's own transaction decides from
  * the call's declared {@link Effects} whether its claim and outcome go into it, or refuses the call before
  * anything is written. The returned handle carries that binding. Stores without it are claimed with
- * {@link IdempotencyStore#claim} ({@link CallClaim#claim}).
+ * {@link IdempotencyStore#claim} ({@link CallClaims#claim}).
  */
 public interface CallScopedClaims {
 

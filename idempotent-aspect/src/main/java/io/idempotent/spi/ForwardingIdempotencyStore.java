@@ -51,13 +51,13 @@ public abstract class ForwardingIdempotencyStore
   }
 
   /**
-   * Claims a method call on the wrapped store, as the engine would ({@link CallClaim#claim}: bound to a
+   * Claims a method call on the wrapped store, as the engine would ({@link CallClaims#claim}: bound to a
    * transaction where that store binds calls, with the call's declared effects), and hands the handle to
    * {@link #forward}.
    */
   @Override
   public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return forward(CallClaim.claim(delegate, key, fingerprint, owner, lease, effects));
+    return forward(CallClaims.claim(delegate, key, fingerprint, owner, lease, effects));
   }
 
   /** The handle a call of this store gets for {@code claim}, the wrapped store's; by default that handle itself. */
@@ -101,10 +101,10 @@ public abstract class ForwardingIdempotencyStore
     return delegate instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
   }
 
-  /** The wrapped store's rules ({@link StoreKeyRules#of}). */
+  /** The wrapped store's rules ({@link KeyLimits#rulesOf}). */
   @Override
   public StoreKeyRules keyRules() {
-    return StoreKeyRules.of(delegate);
+    return KeyLimits.rulesOf(delegate);
   }
 
   @Override

@@ -41,11 +41,6 @@ public final class StoreKeyRules {
     return ANY;
   }
 
-  /** The rules of {@code store}: its {@link KeyLimits#keyRules()}, or {@link #any()} for a store without limits. */
-  public static StoreKeyRules of(IdempotencyStore store) {
-    return store instanceof KeyLimits limited ? limited.keyRules() : ANY;
-  }
-
   /** These rules, with keys of at most {@code n} UTF-16 characters ({@link String#length()}). */
   public StoreKeyRules maxChars(int n) {
     return new StoreKeyRules(limit(n, "maxChars"), maxUtf8Bytes, allowsNul, allowsLoneSurrogates);

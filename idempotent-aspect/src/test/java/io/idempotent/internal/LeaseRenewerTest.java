@@ -6,7 +6,7 @@ import io.idempotent.IdempotencyConfig;
 import io.idempotent.ManualTimeSource;
 import io.idempotent.OnInProgress;
 import io.idempotent.reference.InMemoryTestStore;
-import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ class LeaseRenewerTest {
   void thread_endsWhenIdle_andARegistrationStartsAnotherThatRenews() throws Exception {
     LeaseRenewer renewer = renewer(Duration.ofMillis(50).toNanos());
     store.claim("k1", "", "o1", LEASE);
-    renewer.register(plan, store, "k1", CallClaim.of(store, "k1", "o1", ClaimResult.acquired()), LEASE, Duration.ofHours(1)).cancel();
+    renewer.register(plan, store, "k1", CallClaims.of(store, "k1", "o1", ClaimResult.acquired()), LEASE, Duration.ofHours(1)).cancel();
     Thread first = renewer.thread();
     assertThat(first).isNotNull();
     advanceUntilEnded(first);
@@ -55,7 +55,7 @@ class LeaseRenewerTest {
     assertThat(renewer.thread()).isNull();
 
     store.claim("k2", "", "o2", LEASE);
-    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", CallClaim.of(store, "k2", "o2", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k2", CallClaims.of(store, "k2", "o2", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     Thread second = renewer.thread();
     assertThat(second).isNotNull().isNotSameAs(first);
     for (int i = 1; i <= 9; i++) { // three leases: only renewal keeps the claim
@@ -75,7 +75,7 @@ class LeaseRenewerTest {
     List<LeaseRenewer.Renewal> renewals = new ArrayList<>();
     for (InMemoryTestStore s : stores) {
       s.claim("k", "", "o", LEASE);
-      renewals.add(renewer.register(plan, s, "k", CallClaim.of(s, "k", "o", ClaimResult.acquired()), LEASE, Duration.ofHours(1)));
+      renewals.add(renewer.register(plan, s, "k", CallClaims.of(s, "k", "o", ClaimResult.acquired()), LEASE, Duration.ofHours(1)));
     }
     time.advance(INTERVAL); // the first renewal of each: every store has a lane
     for (InMemoryTestStore s : stores) {
@@ -119,7 +119,7 @@ class LeaseRenewerTest {
       }
     }, time);
     store.claim("k", "", "first", LEASE);
-    LeaseRenewer.Renewal r = renewer.register(plan, store, "k", CallClaim.of(store, "k", "first", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal r = renewer.register(plan, store, "k", CallClaims.of(store, "k", "first", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     store.release("k", "first");
     store.claim("k", "", "second", Duration.ofMinutes(1)); // another caller holds the key now
     time.advance(INTERVAL);
@@ -133,12 +133,12 @@ class LeaseRenewerTest {
     LeaseRenewer renewer = renewer(Duration.ofSeconds(5).toNanos());
     Duration lease = Duration.ofSeconds(3); // renewed each second
     store.claim("k", "", "o", lease);
-    LeaseRenewer.Renewal running = renewer.register(plan, store, "k", CallClaim.of(store, "k", "o", ClaimResult.acquired()), lease, Duration.ofHours(1));
+    LeaseRenewer.Renewal running = renewer.register(plan, store, "k", CallClaims.of(store, "k", "o", ClaimResult.acquired()), lease, Duration.ofHours(1));
     running.cancel(); // the call returned; its completion failed
     BlockingQueue<Long> attempts = new LinkedBlockingQueue<>();
     boolean[] storeBack = {false};
     long start = time.nanoTime();
-    renewer.recordLater(plan, store, "k", CallClaim.of(store, "k", "o", ClaimResult.acquired()), lease, Duration.ofHours(1), running, new LeaseRenewer.LateRecording() {
+    renewer.recordLater(plan, store, "k", CallClaims.of(store, "k", "o", ClaimResult.acquired()), lease, Duration.ofHours(1), running, new LeaseRenewer.LateRecording() {
       @Override
       public boolean attempt() {
         attempts.add(Duration.ofNanos(time.nanoTime() - start).toMillis());
@@ -208,14 +208,14 @@ class LeaseRenewerTest {
     stuck.claim("a", "", "oa", LEASE);
     stuck.claim("c", "", "oc", LEASE);
     stuck.claim("d", "", "od", LEASE);
-    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", CallClaim.of(stuck, "a", "oa", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", CallClaims.of(stuck, "a", "oa", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     time.advance(INTERVAL);
     assertThat(stuck.entered.await(10, TimeUnit.SECONDS)).isTrue();
-    LeaseRenewer.Renewal rc = renewer.register(plan, stuck, "c", CallClaim.of(stuck, "c", "oc", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal rc = renewer.register(plan, stuck, "c", CallClaims.of(stuck, "c", "oc", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     time.advance(INTERVAL);
     // once the timekeeper parks again, c has fallen due and waits in the lane behind a's hanging renewal
     assertThat(time.awaitParked(renewer.thread())).isTrue();
-    LeaseRenewer.Renewal rd = renewer.register(plan, stuck, "d", CallClaim.of(stuck, "d", "od", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal rd = renewer.register(plan, stuck, "d", CallClaims.of(stuck, "d", "od", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     rc.cancel(); // its call ended: in JOINED mode its row may now be locked by the caller's completion
     stuck.unblock.countDown();
     time.advance(INTERVAL); // d falls due; the lane runs it after c's turn
@@ -235,9 +235,9 @@ class LeaseRenewerTest {
     StuckRenewals stuck = new StuckRenewals(time);
     LeaseRenewer renewer = new LeaseRenewer(engine.renewalListener(), time);
     stuck.claim("a", "", "oa", LEASE);
-    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", CallClaim.of(stuck, "a", "oa", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal ra = renewer.register(plan, stuck, "a", CallClaims.of(stuck, "a", "oa", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     store.claim("b", "", "ob", LEASE);
-    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", CallClaim.of(store, "b", "ob", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
+    LeaseRenewer.Renewal rb = renewer.register(plan, store, "b", CallClaims.of(store, "b", "ob", ClaimResult.acquired()), LEASE, Duration.ofHours(1));
     try {
       time.advance(INTERVAL);
       assertThat(stuck.entered.await(10, TimeUnit.SECONDS)).as("store a's renewal started and hangs").isTrue();

@@ -2,6 +2,7 @@ package io.idempotent.layered;
 
 import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingCallClaim;
 import io.idempotent.spi.ForwardingIdempotencyStore;
@@ -49,7 +50,7 @@ class CountingStore extends ForwardingIdempotencyStore {
   @Override
   public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease,
       io.idempotent.Effects effects) {
-    return new ForwardingCallClaim(CallClaim.of(this, key, owner, claim(key, fingerprint, owner, lease))) {
+    return new ForwardingCallClaim(CallClaims.of(this, key, owner, claim(key, fingerprint, owner, lease))) {
       @Override
       public void afterCommit(Runnable action) {
         CountingStore.this.afterCommit(action);

@@ -62,7 +62,7 @@ class ForwardingIdempotencyStoreTest {
       return StoreKeyRules.any().maxChars(77);
     }
     if (type == CallClaim.class) {
-      return CallClaim.of(new Plain(plainStore(new ArrayList<>())), "order-42", "owner-1", ClaimResult.acquired());
+      return CallClaims.of(new Plain(plainStore(new ArrayList<>())), "order-42", "owner-1", ClaimResult.acquired());
     }
     return null;
   }

@@ -5,6 +5,7 @@ import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.ClaimResult;
@@ -78,7 +79,7 @@ final class CellStore implements IdempotencyStore, CallScopedClaims, ChangeSigna
 
   @Override
   public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-    return CallClaim.claim(here(), key, fingerprint, owner, lease, effects);
+    return CallClaims.claim(here(), key, fingerprint, owner, lease, effects);
   }
 
   @Override

@@ -10,8 +10,8 @@ import io.idempotent.IdempotencyResultException;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
-import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
@@ -171,13 +171,13 @@ public abstract class HostileInputContract {
     String o = owner();
     String ns = key("exact");
     for (int i = 0; i < keys.size(); i++) {
-      String k = StoredKeys.compose(ns, null, keys.get(i), StoreKeyRules.of(store));
+      String k = StoredKeys.compose(ns, null, keys.get(i), KeyLimits.rulesOf(store));
       String json = "\"" + i + "\"";
       assertThat(store.claim(k, "fp", o, LONG).claimed()).as("claim #%d", i).isTrue();
       assertThat(store.complete(k, o, StoredOutcome.value(i, () -> json), LONG)).as("complete #%d", i).isTrue();
     }
     for (int i = 0; i < keys.size(); i++) {
-      String k = StoredKeys.compose(ns, null, keys.get(i), StoreKeyRules.of(store));
+      String k = StoredKeys.compose(ns, null, keys.get(i), KeyLimits.rulesOf(store));
       ClaimResult again = store.claim(k, "fp", owner(), LONG);
       assertThat(again.claimed()).as("again #%d", i).isFalse();
       assertThat(again.existing().outcome().json()).as("value #%d", i).isEqualTo("\"" + i + "\"");
@@ -201,12 +201,12 @@ public abstract class HostileInputContract {
     assertThat(idempotency.call(ns, String.class).key(base + "1").run(() -> "no" + runs.incrementAndGet()))
         .isEqualTo("one1");
     assertThat(runs).hasValue(2);
-    assertThat(store.find(StoredKeys.compose(ns, null, base + "2", StoreKeyRules.of(store))).orElseThrow().state())
+    assertThat(store.find(StoredKeys.compose(ns, null, base + "2", KeyLimits.rulesOf(store))).orElseThrow().state())
         .isEqualTo(RecordState.COMPLETED);
 
     String direct = base + "direct";
     String owner = owner();
-    if (StoreKeyRules.of(store).accepts(direct)) {
+    if (KeyLimits.rulesOf(store).accepts(direct)) {
       assertThat(store.claim(direct, "fp", owner, LONG).claimed()).isTrue();
       assertThat(store.claim(direct, "fp", owner(), LONG).claimed()).isFalse();
       assertThat(store.claim(base + "direcT", "fp", owner, LONG).claimed()).isTrue();
@@ -223,7 +223,7 @@ public abstract class HostileInputContract {
     assertThatThrownBy(() -> idempotency.call(ns, Unserializable.class).key("k").run(Unserializable::new))
         .isInstanceOf(IdempotencyResultException.class)
         .hasMessageContaining("Unserializable");
-    assertThat(store.find(StoredKeys.compose(ns, null, "k", StoreKeyRules.of(store)))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", KeyLimits.rulesOf(store)))).isEmpty();
     assertThat(idempotency.call(ns, Object.class).key("k").execute(() -> "fine").replayed()).isFalse();
   }
 
@@ -351,7 +351,7 @@ public abstract class HostileInputContract {
         .hasMessageContaining("the result.value")
         .hasMessageContaining(Line.class.getName())
         .hasMessageContaining("declare a concrete type");
-    assertThat(store.find(StoredKeys.compose(ns, null, "k", StoreKeyRules.of(store)))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", KeyLimits.rulesOf(store)))).isEmpty();
     assertThatThrownBy(() -> idempotency.call(ns + ":root", Object.class).key("k").run(() -> new Line("sku", 2)))
         .isInstanceOf(IdempotencyResultException.class)
         .hasMessageContaining("at the result,")

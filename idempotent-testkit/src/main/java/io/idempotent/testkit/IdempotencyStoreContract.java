@@ -16,10 +16,12 @@ import io.idempotent.OnInProgress;
 import io.idempotent.OneTimeTokens;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.ForwardingIdempotencyStore;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.KeyLimits;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreKeyRules;
 import io.idempotent.spi.StoredOutcome;
@@ -146,7 +148,7 @@ public abstract class IdempotencyStoreContract {
    * {@link io.idempotent.spi.KeyLimits#keyRules()} as the engine composes it.
    */
   protected String key(String name) {
-    return StoredKeys.compose("kit:" + run, null, name, StoreKeyRules.of(store));
+    return StoredKeys.compose("kit:" + run, null, name, KeyLimits.rulesOf(store));
   }
 
   private static String owner() {
@@ -431,7 +433,7 @@ public abstract class IdempotencyStoreContract {
   @Test
   void callClaim_completedThroughItsHandle_isKept_andItsAfterCommitActionRunsOnceCommitted() {
     String k = key("call-complete");
-    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    CallClaim call = CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
     assertThat(call.result().claimed()).isTrue();
     assertThat(call.renew(LONG)).isTrue();
     assertThat(call.complete(value("\"v\""), LONG)).isTrue();
@@ -439,7 +441,7 @@ public abstract class IdempotencyStoreContract {
     call.afterCommit(() -> ran.add("committed")); // an external call's outcome commits on its own
     assertThat(ran).containsExactly("committed");
     assertValue(store.find(k).orElseThrow().outcome(), "\"v\"");
-    CallClaim again = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    CallClaim again = CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
     assertThat(again.result().claimed()).isFalse();
     assertThat(again.result().existing().state()).isEqualTo(RecordState.COMPLETED);
     assertValue(again.result().existing().outcome(), "\"v\"");
@@ -448,17 +450,17 @@ public abstract class IdempotencyStoreContract {
   @Test
   void callClaim_releasedThroughItsHandle_letsTheKeyBeClaimedAgain() {
     String k = key("call-release");
-    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    CallClaim call = CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
     assertThat(call.result().claimed()).isTrue();
     assertThat(call.release()).isTrue();
     assertThat(store.find(k)).isEmpty();
-    assertThat(CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL).result().claimed()).isTrue();
+    assertThat(CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL).result().claimed()).isTrue();
   }
 
   @Test
   void callClaim_completedDetached_isKept() {
     String k = key("call-detached");
-    CallClaim call = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    CallClaim call = CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
     assertThat(call.completeDetached(StoredOutcome.nullValue(), LONG)).isTrue();
     assertThat(store.find(k).orElseThrow().outcome().kind()).isEqualTo(StoredOutcome.Kind.NULL);
   }
@@ -468,7 +470,7 @@ public abstract class IdempotencyStoreContract {
     String k = key("call-other");
     String first = owner();
     assertThat(store.claim(k, "fp", first, LONG).claimed()).isTrue();
-    CallClaim second = CallClaim.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
+    CallClaim second = CallClaims.claim(store, k, "fp", owner(), LONG, Effects.EXTERNAL);
     assertThat(second.result().claimed()).isFalse();
     assertThat(second.result().existing().state()).isEqualTo(RecordState.IN_PROGRESS);
     assertThat(store.complete(k, first, value("\"first\""), LONG)).isTrue();
@@ -562,7 +564,7 @@ public abstract class IdempotencyStoreContract {
 
   @Test
   void keys_atTheStoresLimit_areAccepted() {
-    StoreKeyRules rules = StoreKeyRules.of(store);
+    StoreKeyRules rules = KeyLimits.rulesOf(store);
     int max = Math.min(Math.min(rules.maxChars(), rules.maxUtf8Bytes()), 10_000);
     String k = key("");
     String longKey = k + "x".repeat(max - k.length());
@@ -577,7 +579,7 @@ public abstract class IdempotencyStoreContract {
    */
   @Test
   void keys_breakingTheStoresRules_areRefused_othersKeptAsGiven() {
-    StoreKeyRules rules = StoreKeyRules.of(store);
+    StoreKeyRules rules = KeyLimits.rulesOf(store);
     String stem = "kit:" + run + ":";
     List<String> candidates = List.of(stem + "x".repeat(100_000), stem + "\u0000", stem + "a\u0000b",
         stem + "a\uD800", stem + "\uDC00b", stem + "ж".repeat(40_000));
@@ -703,7 +705,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(executions).hasSize(keys);
     assertThat(executions.values()).allSatisfy(n -> assertThat(n.get()).as("executions per key").isEqualTo(1));
     assertThat(answers.values()).allSatisfy(n -> assertThat(n.get()).as("answered calls per key").isEqualTo(copies));
-    Optional<IdempotencyRecord> sample = store.find(StoredKeys.compose(ns, null, "k0", StoreKeyRules.of(store)));
+    Optional<IdempotencyRecord> sample = store.find(StoredKeys.compose(ns, null, "k0", KeyLimits.rulesOf(store)));
     assertThat(sample).hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(RecordState.COMPLETED));
   }
 
@@ -857,7 +859,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longKeysDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-key-" + run;
-    String stem = "x".repeat(Math.min(StoreKeyRules.of(store).maxChars(), 10_000));
+    String stem = "x".repeat(Math.min(KeyLimits.rulesOf(store).maxChars(), 10_000));
     List<String> endings = List.of("\uD800", "\uD801", "\uDC00", "?", "\uFFFD");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).key(stem + ending));
   }
@@ -867,7 +869,7 @@ public abstract class IdempotencyStoreContract {
   void engine_longScopesDifferingOnlyInALoneSurrogate_areKeptApart() {
     Idempotency idempotency = engine();
     String ns = "surrogate-scope-" + run;
-    String stem = "s".repeat(Math.min(StoreKeyRules.of(store).maxChars(), 10_000));
+    String stem = "s".repeat(Math.min(KeyLimits.rulesOf(store).maxChars(), 10_000));
     List<String> endings = List.of("\uDBFF", "\uDFFF", "?");
     assertDistinctCalls(endings, ending -> idempotency.call(ns, String.class).scope(stem + ending).key("k"));
   }
@@ -941,6 +943,6 @@ public abstract class IdempotencyStoreContract {
       })).isInstanceOf(IdempotencyResultException.class);
     }
     assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
-    assertThat(store.find(StoredKeys.compose(ns, null, "k", StoreKeyRules.of(store)))).isEmpty();
+    assertThat(store.find(StoredKeys.compose(ns, null, "k", KeyLimits.rulesOf(store)))).isEmpty();
   }
 }
