@@ -1,6 +1,7 @@
 package io.idempotent;
 
 import java.time.Clock;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where the engine takes its time from: one source for every duration it measures itself — the
@@ -45,4 +46,32 @@ public interface TimeSource {
    * @param deadline a reading of {@link #nanoTime()}
    */
   void parkUntil(Object blocker, long deadline);
+}
+
+/** {@link TimeSource#system()}. */
+enum SystemTimeSource implements TimeSource {
+  INSTANCE;
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  @Override
+  public Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Override
+  public void parkUntil(Object blocker, long deadline) {
+    long nanos = deadline - System.nanoTime();
+    if (nanos > 0) {
+      LockSupport.parkNanos(blocker, nanos);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TimeSource.system()";
+  }
 }

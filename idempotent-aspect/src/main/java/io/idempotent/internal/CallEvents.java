@@ -10,6 +10,8 @@ import java.lang.System.Logger.Level;
  * observer is configured, the observation of the call in progress on this thread.
  */
 final class CallEvents {
+  private static final System.Logger LOG = System.getLogger("io.idempotent");
+
 
   private final IdempotencyListener listener;
   private final boolean observed;
@@ -27,7 +29,7 @@ final class CallEvents {
       try {
         listener.onEvent(IdempotencyEvent.ofStoredKey(type, plan.name, key, error));
       } catch (RuntimeException e) {
-        IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency listener threw on " + type, e);
+        LOG.log(Level.WARNING, "An idempotency listener threw on " + type, e);
       }
     }
   }

@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutionException;
  * one instance per call, on the calling thread.
  */
 final class CallObservation {
+  private static final System.Logger LOG = System.getLogger("io.idempotent");
+
 
   /**
    * This thread's slot for the observed call running on it, to which the engine's notes go; nested calls
@@ -57,7 +59,7 @@ final class CallObservation {
     try {
       handle = observer.start(plan.name, store);
     } catch (RuntimeException e) {
-      IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
+      LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
       handle = null;
     }
     Slot slot = CURRENT.get();
@@ -147,7 +149,7 @@ final class CallObservation {
       try {
         handle.detached();
       } catch (RuntimeException e) {
-        IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw when its call was detached", e);
+        LOG.log(Level.WARNING, "An idempotency observer threw when its call was detached", e);
       }
     }
     var unused = stage.whenComplete((value, error) -> { // observes the stage: the caller holds it
@@ -166,7 +168,7 @@ final class CallObservation {
     try {
       handle.end(outcome, error);
     } catch (RuntimeException e) {
-      IdempotencyEngine.LOG.log(Level.WARNING, "An idempotency observer threw on " + outcome, e);
+      LOG.log(Level.WARNING, "An idempotency observer threw on " + outcome, e);
     }
   }
 

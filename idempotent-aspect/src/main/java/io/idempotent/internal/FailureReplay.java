@@ -117,12 +117,19 @@ final class FailureReplay {
     return json;
   }
 
-  /** A new exception equivalent to the stored final failure of {@code plan}. */
-  static Throwable recreate(CallPlan plan, StoredOutcome outcome) {
-    Class<? extends Throwable> type = allowedType(plan, outcome.failureType());
+  /**
+   * A new exception equivalent to the stored final failure of the method {@code description} names, which
+   * declares {@code finalExceptions} and is called from {@code classLoader}.
+   */
+  static Throwable recreate(
+      String description,
+      Class<? extends Throwable>[] finalExceptions,
+      ClassLoader classLoader,
+      StoredOutcome outcome) {
+    Class<? extends Throwable> type = allowedType(finalExceptions, classLoader, outcome.failureType());
     if (type == null) {
       throw new IdempotencyResultException(
-          "The stored final failure of " + plan.description + " has type " + outcome.failureType()
+          "The stored final failure of " + description + " has type " + outcome.failureType()
               + ", which is not one of its declared final exceptions; refusing to recreate it", null);
     }
     String message = outcome.failureMessage();
@@ -137,13 +144,13 @@ final class FailureReplay {
         cause = state.get("cause");
       } catch (JsonProcessingException | RuntimeException e) {
         throw new IdempotencyResultException(
-            "Cannot read the stored state of the final failure " + type.getName() + " of " + plan.description, e);
+            "Cannot read the stored state of the final failure " + type.getName() + " of " + description, e);
       }
     }
     Throwable t = recreate(type, message, fields, cause);
     if (t == null) {
       throw new IdempotencyResultException(
-          "Cannot recreate the stored final failure " + type.getName() + " of " + plan.description
+          "Cannot recreate the stored final failure " + type.getName() + " of " + description
               + ": no constructor of it gives back its recorded message and fields", null);
     }
     return t;
@@ -351,16 +358,17 @@ final class FailureReplay {
     }
   }
 
-  private static Class<? extends Throwable> allowedType(CallPlan plan, String name) {
-    for (Class<? extends Throwable> declared : plan.finalExceptions) {
+  private static Class<? extends Throwable> allowedType(
+      Class<? extends Throwable>[] finalExceptions, ClassLoader classLoader, String name) {
+    for (Class<? extends Throwable> declared : finalExceptions) {
       if (declared.getName().equals(name)) {
         return declared;
       }
     }
     // a subclass may live where the declared type cannot see it (an application's subclass of a JDK
     // exception): look through the loaders of the declared type, of the call site and of the thread
-    ClassLoader[] loaders = {plan.classLoader, Thread.currentThread().getContextClassLoader()};
-    for (Class<? extends Throwable> declared : plan.finalExceptions) {
+    ClassLoader[] loaders = {classLoader, Thread.currentThread().getContextClassLoader()};
+    for (Class<? extends Throwable> declared : finalExceptions) {
       Class<? extends Throwable> c = subclass(name, declared, declared.getClassLoader());
       for (int i = 0; c == null && i < loaders.length; i++) {
         c = loaders[i] == null ? null : subclass(name, declared, loaders[i]);

@@ -5,6 +5,8 @@ import io.idempotent.spi.ResultCodec;
 
 /** Holds the engine the woven aspect uses; configured from the environment on first use unless installed. */
 public final class GlobalEngine {
+  private static final System.Logger LOG = System.getLogger("io.idempotent");
+
 
   private static volatile IdempotencyEngine engine;
   /** Whether {@link #engine}'s stores were built here from properties, and so are ours to close. */
@@ -68,7 +70,7 @@ public final class GlobalEngine {
         try {
           store.close();
         } catch (RuntimeException ex) {
-          IdempotencyEngine.LOG.log(System.Logger.Level.WARNING, "Could not close an idempotency store", ex);
+          LOG.log(System.Logger.Level.WARNING, "Could not close an idempotency store", ex);
         }
       }
     }

@@ -373,7 +373,7 @@ public final class IdempotencyEngine {
   @SuppressWarnings("FutureReturnValueIgnored") // a stage returned is the caller's result, not dropped
   private Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {
     if (outcome.kind() == StoredOutcome.Kind.FAILURE) {
-      Throwable failure = FailureReplay.recreate(plan, outcome);
+      Throwable failure = FailureReplay.recreate(plan.description, plan.finalExceptions, plan.classLoader, outcome);
       if (plan.shape == CallPlan.ResultShape.STAGE) {
         return CompletableFuture.failedFuture(failure);
       }

@@ -17,7 +17,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
-import com.fasterxml.jackson.databind.jsontype.impl.TypeIdResolverBase;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.BeanSerializerFactory;
 import com.fasterxml.jackson.databind.ser.SerializerFactory;
@@ -106,7 +105,7 @@ final class ObjectSlots {
     Typing() {
       // the validator allows no class at all: the ids are tags, and this builder never reads them
       super(ObjectMapper.DefaultTyping.JAVA_LANG_OBJECT, BasicPolymorphicTypeValidator.builder().build());
-      init(JsonTypeInfo.Id.CUSTOM, new Tags());
+      init(JsonTypeInfo.Id.CUSTOM, new SlotTags());
       inclusion(JsonTypeInfo.As.WRAPPER_ARRAY);
     }
 
@@ -119,24 +118,6 @@ final class ObjectSlots {
     public TypeDeserializer buildTypeDeserializer(
         DeserializationConfig config, JavaType baseType, Collection<NamedType> subtypes) {
       return null; // ObjectSlotDeserializer reads the tags itself
-    }
-  }
-
-  /** The tag of a value in an open slot, or {@link ObjectSlotValues.Refused}. */
-  static final class Tags extends TypeIdResolverBase {
-    @Override
-    public String idFromValue(Object value) {
-      return ObjectSlotValues.tag(value);
-    }
-
-    @Override
-    public String idFromValueAndType(Object value, Class<?> suggestedType) {
-      return ObjectSlotValues.tag(value);
-    }
-
-    @Override
-    public JsonTypeInfo.Id getMechanism() {
-      return JsonTypeInfo.Id.CUSTOM;
     }
   }
 

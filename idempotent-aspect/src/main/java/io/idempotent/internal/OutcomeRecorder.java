@@ -19,6 +19,8 @@ import java.util.Optional;
  * "Outcomes recorded late"). Reports a claim the store no longer holds.
  */
 final class OutcomeRecorder {
+  private static final System.Logger LOG = System.getLogger("io.idempotent");
+
 
   private final IdempotencyConfig config;
   private final CallEvents events;
@@ -121,7 +123,7 @@ final class OutcomeRecorder {
   /** The method ran; its result goes back to the caller while its outcome is tried again in the background. */
   private void storeFailedAfterRun(CallPlan plan, String key, RuntimeException e) {
     events.emit(Type.STORE_ERROR, plan, key, e);
-    IdempotencyEngine.LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
+    LOG.log(Level.WARNING, "Could not record the outcome of " + plan.description + " (key#"
         + Hashing.shortReference(key) + "); trying again in the background while the claim is held. If the"
         + " store stays unreachable until the lease has run out, a retry after that may run it again", e);
   }
@@ -134,7 +136,7 @@ final class OutcomeRecorder {
         state = FailureReplay.record(t);
       } catch (FailureReplay.NotRecreatable | RuntimeException e) {
         // never record what a replay would not give back as it was: a retry runs the method again instead
-        IdempotencyEngine.LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
+        LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
             + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
             + e.getMessage() + "); the key was released and a retry runs the method again");
         release(plan, store, key, claim, t);
@@ -165,7 +167,7 @@ final class OutcomeRecorder {
       released = claim.release();
     } catch (RuntimeException e) {
       events.emit(Type.STORE_ERROR, plan, key, e);
-      IdempotencyEngine.LOG.log(Level.WARNING, "Could not release the claim of " + plan.description
+      LOG.log(Level.WARNING, "Could not release the claim of " + plan.description
           + "; the key stays in progress until its lease expires", e);
       return;
     }
@@ -197,14 +199,14 @@ final class OutcomeRecorder {
       @Override
       public void recordedLate(CallPlan plan, String key, LeaseRenewer.LateRecording recording) {
         events.emit(recording.failure() ? Type.FAILURE_STORED : Type.EXECUTED, plan, key, null);
-        IdempotencyEngine.LOG.log(Level.INFO, "Recorded the outcome of " + plan.description + " (key#" + Hashing.shortReference(key)
+        LOG.log(Level.INFO, "Recorded the outcome of " + plan.description + " (key#" + Hashing.shortReference(key)
             + ") once the store answered again");
       }
 
       @Override
       public void recordingAbandoned(CallPlan plan, String key, Duration maxRunTime) {
         events.emit(Type.RUN_TIME_EXCEEDED, plan, key, null);
-        IdempotencyEngine.LOG.log(Level.WARNING, "Gave up recording the outcome of " + plan.description + " (key#"
+        LOG.log(Level.WARNING, "Gave up recording the outcome of " + plan.description + " (key#"
             + Hashing.shortReference(key) + "): the store did not take it within the call's maximum run time of "
             + maxRunTime + "; once its lease runs out a retry runs the method again");
       }
@@ -213,7 +215,7 @@ final class OutcomeRecorder {
 
   private static void runTimeExceeded(CallEvents events, CallPlan plan, String key, Duration maxRunTime) {
     events.emit(Type.RUN_TIME_EXCEEDED, plan, key, null);
-    IdempotencyEngine.LOG.log(Level.WARNING, "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") has run"
+    LOG.log(Level.WARNING, "A call of " + plan.description + " (key#" + Hashing.shortReference(key) + ") has run"
         + " longer than its maximum run time of " + maxRunTime + ": its lease is no longer renewed, and once it"
         + " runs out another caller may take the key over");
   }
@@ -240,7 +242,7 @@ final class OutcomeRecorder {
       now = "its lease ran out and another caller may have taken over, or its record is gone (the store could"
           + " not be asked which)";
     }
-    IdempotencyEngine.LOG.log(Level.WARNING, "Lost the claim of " + plan.description + " (key#" + Hashing.shortReference(key)
+    LOG.log(Level.WARNING, "Lost the claim of " + plan.description + " (key#" + Hashing.shortReference(key)
         + ") before it could " + action + ": " + now);
   }
 }

@@ -45,7 +45,7 @@ final class SlotGate extends JsonSerializer<Object> implements ContextualSeriali
   @Override
   public void serializeWithType(Object value, JsonGenerator gen, SerializerProvider provider, TypeSerializer typeSer)
       throws IOException {
-    if (typeSer.getTypeIdResolver() instanceof ObjectSlots.Tags) {
+    if (typeSer.getTypeIdResolver() instanceof SlotTags) {
       ObjectSlotValues.tag(value); // refuses: none of these serializers writes a value of the closed list
     }
     delegate.serializeWithType(value, gen, provider, typeSer);

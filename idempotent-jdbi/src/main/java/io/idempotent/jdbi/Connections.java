@@ -184,15 +184,6 @@ abstract class Connections {
     return e;
   }
 
-  /** No connection came from the pool. */
-  static final class NoConnection extends IdempotencyStoreException {
-    private static final long serialVersionUID = 1L;
-
-    NoConnection(String message, @Nullable Throwable cause) {
-      super(message, cause);
-    }
-  }
-
   /**
    * Why no connection came, for the message: past the operation timeout only when the pool held the
    * thread longer, checking its connections on it (HikariCP does, on a server that went silent).

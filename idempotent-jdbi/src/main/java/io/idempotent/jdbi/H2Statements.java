@@ -31,7 +31,7 @@ final class H2Statements extends TableStatements {
         + " expires_at, purge_after) VALUES (:key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, "
         + deadline("lease") + ", " + deadline("purge") + ")");
     mergeSql = NamedSql.of("MERGE INTO " + t + " AS r USING (VALUES (CAST(:key AS VARCHAR("
-        + JdbiIdempotencyStore.MAX_KEY_LENGTH + ")))) AS s(k) ON r.idempotency_key = s.k"
+        + KEY_COLUMN_CHARS + ")))) AS s(k) ON r.idempotency_key = s.k"
         + " WHEN MATCHED AND r.expires_at <= " + now() + " THEN UPDATE SET"
         + " taken_over = (r.state = 'IN_PROGRESS'), fingerprint = :fingerprint, state = 'IN_PROGRESS',"
         + " owner_token = :owner, expires_at = " + deadline("lease") + ", purge_after = " + deadline("purge") + ","

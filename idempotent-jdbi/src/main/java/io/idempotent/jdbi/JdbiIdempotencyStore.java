@@ -50,7 +50,7 @@ import org.jspecify.annotations.Nullable;
 public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedClaims, KeyLimits {
 
   /** The longest key kept, in characters: the length of the key column. */
-  public static final int MAX_KEY_LENGTH = 255;
+  public static final int MAX_KEY_LENGTH = TableStatements.KEY_COLUMN_CHARS;
 
   /** The databases the store runs on (those its tests run on), for error messages. */
   static final String SUPPORTED_DATABASES = "supported: PostgreSQL 9.5+ (jdbc:postgresql:), MariaDB 10.5+"
@@ -82,13 +82,25 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
   private final CallRouting routing;
   private final TableSetup setup;
 
+  /**
+   * @param relaxedClaim claims commit without waiting for durability (PostgreSQL only; the builder
+   *     rejects it for other databases)
+   */
+  static TableStatements statements(SqlDialect dialect, TableName table, boolean relaxedClaim) {
+    return switch (dialect) {
+      case POSTGRESQL -> new PostgresStatements(table, relaxedClaim);
+      case MARIADB -> new MariaDbStatements(table);
+      case H2 -> new H2Statements(table);
+    };
+  }
+
   private JdbiIdempotencyStore(Builder b, SqlDialect sqlDialect) {
     this.jdbi = b.jdbi;
     this.operationTimeout = b.operationTimeout;
     this.connections = b.dataSource != null
         ? Connections.of(b.dataSource, b.operationTimeout) : Connections.of(b.jdbi, b.operationTimeout);
     this.sqlDialect = sqlDialect;
-    this.statements = TableStatements.of(sqlDialect, b.table, b.relaxedClaimDurability);
+    this.statements = statements(sqlDialect, b.table, b.relaxedClaimDurability);
     this.mode = b.mode;
     this.relaxedClaimDurability = b.relaxedClaimDurability;
     this.owned = new ArrayList<>(b.owned);

@@ -57,6 +57,11 @@ final class MariaDbStatements extends TableStatements {
   }
 
   @Override
+  boolean namesDatabaseAsCatalog() {
+    return true;
+  }
+
+  @Override
   String now() {
     return "UTC_TIMESTAMP(6)";
   }
@@ -168,16 +173,16 @@ final class MariaDbStatements extends TableStatements {
         long length = rs.getLong(2);
         String actual = rs.getString(3);
         boolean primary = "PRI".equalsIgnoreCase(rs.getString(4)) && rs.getInt(5) == 1;
-        if ("varchar".equalsIgnoreCase(type) && length >= JdbiIdempotencyStore.MAX_KEY_LENGTH
+        if ("varchar".equalsIgnoreCase(type) && length >= KEY_COLUMN_CHARS
             && collation.equalsIgnoreCase(actual) && primary) {
           return null;
         }
         String t = table.qualified();
         return "its idempotency_key column is " + type + "(" + length + ") COLLATE " + actual
             + (primary ? "" : " and not the table's whole primary key") + "; it must be VARCHAR("
-            + JdbiIdempotencyStore.MAX_KEY_LENGTH + ") COLLATE " + collation + " (which compares case and trailing"
+            + KEY_COLUMN_CHARS + ") COLLATE " + collation + " (which compares case and trailing"
             + " spaces exactly) and the primary key. Fix: ALTER TABLE " + t + " MODIFY idempotency_key VARCHAR("
-            + JdbiIdempotencyStore.MAX_KEY_LENGTH + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
+            + KEY_COLUMN_CHARS + ") CHARACTER SET utf8mb4 COLLATE " + collation + " NOT NULL"
             + (primary ? "" : "; ALTER TABLE " + t + " DROP PRIMARY KEY, ADD PRIMARY KEY (idempotency_key)")
             + (primary ? "" : " (drop only an existing primary key)");
       }

@@ -17,14 +17,11 @@ import org.jspecify.annotations.Nullable;
  * transaction that it leaves open. Another call of the same key may hold its claim row uncommitted, locked,
  * for as long as its method runs; a claim that waited for that lock would hold its connection (and, joined,
  * its caller's transaction) all that time. So the running claim is found without waiting, and reported as
- * {@link #BUSY}. Whatever the non-blocking step lets through, the claim statement's insert still decides
+ * {@link TableStatements#BUSY}. Whatever the non-blocking step lets through, the claim statement's insert still decides
  * who holds the key: a lock on a hash can only make a call wait or be refused, never run twice.
  * Stateless after construction and thread-safe.
  */
 abstract class NoWaitClaim {
-
-  /** Another transaction holds an uncommitted claim of the key (or, for a hash, of a key sharing it). */
-  static final TableStatements.Claim BUSY = new TableStatements.Claim(false, false, null);
 
   final TableStatements statements;
 
@@ -35,7 +32,7 @@ abstract class NoWaitClaim {
   /**
    * Claims {@code r.key()} on {@code c}, whose transaction is open and stays open.
    *
-   * @return the claim; {@link #BUSY}; or null when a concurrent commit hid the row and the claim must be
+   * @return the claim; {@link TableStatements#BUSY}; or null when a concurrent commit hid the row and the claim must be
    *     repeated in a new transaction (the caller rolls this one back)
    */
   abstract TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r);
@@ -106,7 +103,7 @@ abstract class NoWaitClaim {
         + " AND objsubid = 1 AND granted)";
     /**
      * The lock and the claim in one statement (one round trip): the dialect's claim, with its insert made
-     * only when the lock was granted, and a third answer, {@code claimed} NULL ({@link #BUSY}), when it was
+     * only when the lock was granted, and a third answer, {@code claimed} NULL ({@link TableStatements#BUSY}), when it was
      * not and no live row is committed. The live-row test is a one-time filter evaluated before the lock is asked for, so a
      * replay takes no lock at all.
      */
@@ -262,7 +259,7 @@ abstract class NoWaitClaim {
           return statements.claim(c, r);
         } catch (IdempotencyStoreException e) {
           if (errorCode(e) == LOCK_WAIT_TIMEOUT) {
-            return BUSY; // only the statement was rolled back: the transaction is as it was
+            return TableStatements.BUSY; // only the statement was rolled back: the transaction is as it was
           }
           throw e;
         } finally {
@@ -299,7 +296,7 @@ abstract class NoWaitClaim {
           return statements.claim(c, r);
         } catch (IdempotencyStoreException e) {
           if ("HYT00".equals(NamedSql.sqlState(e))) {
-            return BUSY;
+            return TableStatements.BUSY;
           }
           throw e;
         } finally {

@@ -87,7 +87,7 @@ final class PostgresStatements extends TableStatements {
   /**
    * Binds the claim's parameters to {@code ps}, a prepared claim statement of {@link #claimStatement}, and
    * runs it: null when no row came back (a concurrent commit hid the row from the statement's snapshot:
-   * repeat), {@link NoWaitClaim#BUSY} for {@code claimed} NULL.
+   * repeat), {@link #BUSY} for {@code claimed} NULL.
    */
   final @Nullable Claim runClaim(NamedSql sql, PreparedStatement ps, ClaimRequest r) throws SQLException {
     bindClaim(sql, ps, r);
@@ -98,7 +98,7 @@ final class PostgresStatements extends TableStatements {
       }
       boolean claimed = rs.getBoolean(1);
       if (rs.wasNull()) {
-        return NoWaitClaim.BUSY;
+        return BUSY;
       }
       StoredRow row = StoredRow.read(rs, 2);
       return claimed ? new Claim(true, row.takenOver(), null) : new Claim(false, false, row.toRecord(r.key()));
@@ -184,7 +184,7 @@ final class PostgresStatements extends TableStatements {
         boolean primary = rs.getBoolean(4);
         boolean typeOk = "text".equals(type) || "character varying".equals(type)
             || (type.startsWith("character varying(") && Integer.parseInt(type.substring(18, type.length() - 1))
-                >= JdbiIdempotencyStore.MAX_KEY_LENGTH);
+                >= KEY_COLUMN_CHARS);
         if (typeOk && deterministic && primary) {
           return null;
         }

@@ -65,12 +65,12 @@ final class Reachability {
   }
 
   /**
-   * No connection came ({@link Connections#noConnection}), or the connection failed: SQLState class 08,
+   * No connection came ({@link NoConnection}), or the connection failed: SQLState class 08,
    * or a socket that timed out, reset or closed.
    */
   static boolean unreachable(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof Connections.NoConnection || t instanceof SocketTimeoutException
+      if (t instanceof NoConnection || t instanceof SocketTimeoutException
           || t instanceof SocketException || t instanceof EOFException) {
         return true;
       }

@@ -38,6 +38,15 @@ abstract class TableStatements {
   /** What a claim found. {@code existing} is set exactly when {@code claimed} is false. */
   record Claim(boolean claimed, boolean takenOver, @Nullable IdempotencyRecord existing) {}
 
+  /**
+   * A claim refused without waiting: another transaction holds an uncommitted claim of the key (or, for a
+   * lock on a hash, of a key sharing it); see {@link NoWaitClaim}.
+   */
+  static final Claim BUSY = new Claim(false, false, null);
+
+  /** The length of the key column, in characters: the longest key kept. */
+  static final int KEY_COLUMN_CHARS = 255;
+
   /** The arguments of a claim: {@code key} is the stored key, which the store's key rules accepted. */
   record ClaimRequest(String key, String fingerprint, String owner, long leaseMicros) {}
 
@@ -155,7 +164,7 @@ abstract class TableStatements {
     Set<String> columns = new HashSet<>();
     List<String> legacyNotNull = new ArrayList<>();
     // MariaDB names a database where others name a schema
-    String catalog = this instanceof MariaDbStatements ? (sn[0] != null ? sn[0] : c.getCatalog()) : null;
+    String catalog = namesDatabaseAsCatalog() ? (sn[0] != null ? sn[0] : c.getCatalog()) : null;
     try (ResultSet rs = meta.getColumns(catalog, catalog != null ? null : schema, name, "%")) {
       while (rs.next()) {
         String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
@@ -324,15 +333,8 @@ abstract class TableStatements {
     return new Claim(false, false, row.toRecord(r.key()));
   }
 
-  /**
-   * @param relaxedClaim claims commit without waiting for durability (PostgreSQL only; the builder
-   *     rejects it for other databases)
-   */
-  static TableStatements of(SqlDialect dialect, TableName table, boolean relaxedClaim) {
-    return switch (dialect) {
-      case POSTGRESQL -> new PostgresStatements(table, relaxedClaim);
-      case MARIADB -> new MariaDbStatements(table);
-      case H2 -> new H2Statements(table);
-    };
+  /** Whether the database names with a catalog what others name with a schema (MariaDB does). */
+  boolean namesDatabaseAsCatalog() {
+    return false;
   }
 }

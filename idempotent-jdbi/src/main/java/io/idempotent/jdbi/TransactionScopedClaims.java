@@ -144,7 +144,7 @@ final class TransactionScopedClaims {
 
   @SuppressWarnings("ReferenceEquality") // BUSY is a marker instance: only that object means busy
   private static ClaimResult answer(TableStatements.Claim claim, TableStatements.ClaimRequest r) {
-    if (claim == NoWaitClaim.BUSY) {
+    if (claim == TableStatements.BUSY) {
       // its fingerprint and owner are in a row this transaction cannot see
       return ClaimResult.existing(IdempotencyRecord.inProgress(r.key(), "", null));
     }

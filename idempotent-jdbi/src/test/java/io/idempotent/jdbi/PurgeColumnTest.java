@@ -102,7 +102,7 @@ class PurgeColumnTest {
     String table = "hot_update_records";
     Jdbi jdbi = freshTable(db, table);
     JdbiIdempotencyStore.builder(jdbi).table(table).createSchema(true).build();
-    TableStatements statements = TableStatements.of(SqlDialect.POSTGRESQL, TableName.of(table), false);
+    TableStatements statements = JdbiIdempotencyStore.statements(SqlDialect.POSTGRESQL, TableName.of(table), false);
     Duration ttl = Duration.ofHours(24);
     int calls = 40;
     try (Connection warm = db.pool().getConnection(); Connection c = db.pool().getConnection()) {

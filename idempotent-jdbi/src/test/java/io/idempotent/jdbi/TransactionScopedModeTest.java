@@ -437,7 +437,7 @@ class TransactionScopedModeTest {
     JdbiIdempotencyStore store = db.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build();
     Idempotency idempotency = on(store);
     String key = "k-" + UUID.randomUUID();
-    long number = new NoWaitClaim.Postgres(TableStatements.of(SqlDialect.POSTGRESQL, TableName.of(SchemaScript.DEFAULT_TABLE),
+    long number = new NoWaitClaim.Postgres(JdbiIdempotencyStore.statements(SqlDialect.POSTGRESQL, TableName.of(SchemaScript.DEFAULT_TABLE),
         false)).lockKey(storedKey(key));
     AtomicInteger runs = new AtomicInteger();
     try (Connection other = db.connect()) {

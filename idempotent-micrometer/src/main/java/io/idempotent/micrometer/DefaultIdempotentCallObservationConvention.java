@@ -2,6 +2,7 @@ package io.idempotent.micrometer;
 
 import io.idempotent.IdempotencyObserver.Outcome;
 import io.micrometer.common.KeyValues;
+import java.util.Locale;
 
 /**
  * The observation {@value #NAME}, contextual name {@code idempotent <call name>}, with three
@@ -39,6 +40,11 @@ public class DefaultIdempotentCallObservationConvention implements IdempotentCal
     return KeyValues.of(
         CALL_NAME, context.callName(),
         STORE, context.store(),
-        OUTCOME, outcome == null ? "unknown" : MicrometerIdempotency.tagValue(outcome));
+        OUTCOME, outcome == null ? "unknown" : tagValue(outcome));
+  }
+
+  /** An outcome as a tag value: its name in lower case. */
+  static String tagValue(Outcome outcome) {
+    return outcome.name().toLowerCase(Locale.ROOT);
   }
 }

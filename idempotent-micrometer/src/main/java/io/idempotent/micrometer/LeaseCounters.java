@@ -17,9 +17,9 @@ final class LeaseCounters implements IdempotencyListener {
   @Override
   public void onEvent(IdempotencyEvent event) {
     switch (event.type()) {
-      case LEASE_TAKEN_OVER -> count(MicrometerIdempotency.LEASE_TAKEOVERS,
+      case LEASE_TAKEN_OVER -> count(MeterNames.LEASE_TAKEOVERS,
           "Expired claims of other owners taken over", event.name());
-      case LEASE_LOST -> count(MicrometerIdempotency.LEASES_LOST,
+      case LEASE_LOST -> count(MeterNames.LEASES_LOST,
           "Claims lost before their owner could complete, renew or release them", event.name());
       default -> { }
     }

@@ -67,7 +67,7 @@ final class MeteredCallObserver implements IdempotencyObserver {
 
   @Override
   public String toString() {
-    return "MeteredCallObserver[" + (meters != null ? MicrometerIdempotency.CALLS : "")
+    return "MeteredCallObserver[" + (meters != null ? MeterNames.CALLS : "")
         + (observations != null ? " " + DefaultIdempotentCallObservationConvention.NAME : "") + "]";
   }
 
@@ -88,11 +88,11 @@ final class MeteredCallObserver implements IdempotencyObserver {
     void record(Outcome outcome, long nanos) {
       Timer timer = byOutcome.get(outcome.ordinal());
       if (timer == null) {
-        timer = Timer.builder(MicrometerIdempotency.CALLS)
+        timer = Timer.builder(MeterNames.CALLS)
             .description("Idempotent calls, by how they ended")
             .tag("name", name)
             .tag("store", store)
-            .tag("outcome", MicrometerIdempotency.tagValue(outcome))
+            .tag("outcome", DefaultIdempotentCallObservationConvention.tagValue(outcome))
             .register(meters); // the registry gives every racing thread the same timer
         byOutcome.set(outcome.ordinal(), timer);
       }

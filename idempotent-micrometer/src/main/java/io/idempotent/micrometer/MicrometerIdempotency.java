@@ -9,7 +9,6 @@ import io.idempotent.spi.InMemoryStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -55,13 +54,13 @@ import org.jspecify.annotations.Nullable;
 public final class MicrometerIdempotency {
 
   /** Timer of idempotent calls by {@code name}, {@code store} and {@code outcome}. */
-  public static final String CALLS = "idempotent.calls";
+  public static final String CALLS = MeterNames.CALLS;
   /** Timer of store operations by {@code store}, {@code operation} and {@code outcome}. */
-  public static final String STORE_OPERATIONS = "idempotent.store.operations";
+  public static final String STORE_OPERATIONS = MeterNames.STORE_OPERATIONS;
   /** Counter of expired claims taken over, by {@code name}. */
-  public static final String LEASE_TAKEOVERS = "idempotent.lease.takeovers";
+  public static final String LEASE_TAKEOVERS = MeterNames.LEASE_TAKEOVERS;
   /** Counter of claims lost before their owner could complete, renew or release them, by {@code name}. */
-  public static final String LEASES_LOST = "idempotent.lease.lost";
+  public static final String LEASES_LOST = MeterNames.LEASES_LOST;
 
   private final @Nullable MeterRegistry meters;
   private final @Nullable ObservationRegistry observations;
@@ -126,11 +125,6 @@ public final class MicrometerIdempotency {
     }
     IdempotencyObserver observer = new MeteredCallObserver(meters, observations, convention);
     return b.observer(observer).build();
-  }
-
-  /** An outcome as a tag value: its name in lower case. */
-  static String tagValue(Outcome outcome) {
-    return outcome.name().toLowerCase(Locale.ROOT);
   }
 
   /** Builds a {@link MicrometerIdempotency}. Not thread-safe. */

@@ -73,7 +73,7 @@ final class TimedIdempotencyStore extends ForwardingIdempotencyStore {
   }
 
   private Timer timer(String operation, String outcome) {
-    return Timer.builder(MicrometerIdempotency.STORE_OPERATIONS)
+    return Timer.builder(MeterNames.STORE_OPERATIONS)
         .description("Operations of idempotency stores")
         .tag("store", store)
         .tag("operation", operation)
