@@ -75,7 +75,8 @@ class ApiBoundaryTest {
   void exportedSignatures_mentionNoInternalType() {
     Set<String> api = new HashSet<>();
     for (ProjectModule m : List.of(ProjectModule.ASPECT, ProjectModule.CAFFEINE, ProjectModule.JDBI,
-        ProjectModule.REDIS, ProjectModule.HTTP, ProjectModule.TESTKIT, ProjectModule.SPRING)) {
+        ProjectModule.REDIS, ProjectModule.HTTP, ProjectModule.MICROMETER, ProjectModule.TESTKIT,
+        ProjectModule.SPRING)) {
       api.addAll(m.exportedPackages());
     }
     classes().that(ApiSurface.exposedIn(api)).should(exposeNoTypeOf(INTERNAL))

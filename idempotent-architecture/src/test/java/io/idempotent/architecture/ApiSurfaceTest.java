@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class ApiSurfaceTest {
 
   private static final List<ProjectModule> PUBLISHED = List.of(ProjectModule.ASPECT, ProjectModule.CAFFEINE,
-      ProjectModule.JDBI, ProjectModule.REDIS, ProjectModule.HTTP, ProjectModule.TESTKIT, ProjectModule.SPRING);
+      ProjectModule.JDBI, ProjectModule.REDIS, ProjectModule.HTTP, ProjectModule.MICROMETER, ProjectModule.TESTKIT,
+      ProjectModule.SPRING);
 
   private static final Path WRITTEN = Path.of("target", "api");
 

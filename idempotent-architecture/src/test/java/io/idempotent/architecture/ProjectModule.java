@@ -11,6 +11,7 @@ import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.examples.Demo;
 import io.idempotent.http.IdempotencyFilter;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.micrometer.MicrometerIdempotency;
 import io.idempotent.redis.RedisIdempotencyStore;
 import io.idempotent.testkit.IdempotencyStoreContract;
 import java.lang.module.ModuleDescriptor;
@@ -34,6 +35,7 @@ enum ProjectModule {
   JDBI("io.idempotent.jdbi", JdbiIdempotencyStore.class),
   REDIS("io.idempotent.redis", RedisIdempotencyStore.class),
   HTTP("io.idempotent.http", IdempotencyFilter.class),
+  MICROMETER("io.idempotent.micrometer", MicrometerIdempotency.class),
   TESTKIT("io.idempotent.testkit", IdempotencyStoreContract.class),
   SPRING("io.idempotent.spring", io.idempotent.spring.SpringTransactions.class),
   /** Not published: an application of the library, woven like one. */

@@ -2,7 +2,6 @@ package io.idempotent.spring;
 
 import io.idempotent.http.HttpIdempotencySettings;
 import io.idempotent.http.IdempotencyFilter;
-import io.idempotent.spring.IdempotencyAutoConfiguration.InstalledIdempotency;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

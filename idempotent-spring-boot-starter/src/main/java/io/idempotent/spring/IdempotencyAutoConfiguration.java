@@ -10,7 +10,6 @@ import io.idempotent.spi.ResultCodec;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -136,23 +135,5 @@ public class IdempotencyAutoConfiguration {
       matchIfMissing = true)
   static SmartInitializingSingleton idempotentMethodsCheck(ListableBeanFactory beans) {
     return new IdempotentMethodsCheck(beans);
-  }
-
-  /** The entry point of the installed configuration, for programmatic calls. */
-  public static final class InstalledIdempotency implements DisposableBean {
-    private final Idempotency idempotency;
-
-    InstalledIdempotency(Idempotency idempotency) {
-      this.idempotency = idempotency;
-    }
-
-    public Idempotency idempotency() {
-      return idempotency;
-    }
-
-    @Override
-    public void destroy() {
-      idempotency.uninstallIfInstalled(); // another context may have installed its own since
-    }
   }
 }

@@ -311,7 +311,7 @@ class IdempotencyAutoConfigurationTest {
           assertThat(context.getBean(IdempotencyConfig.class).store(null)).isInstanceOf(SpringTransactionGuard.class);
           var tx = new org.springframework.transaction.support.TransactionTemplate(
               context.getBean(PlatformTransactionManager.class));
-          Idempotency idempotency = context.getBean(IdempotencyAutoConfiguration.InstalledIdempotency.class)
+          Idempotency idempotency = context.getBean(InstalledIdempotency.class)
               .idempotency();
           String key = UUID.randomUUID().toString();
           assertThatThrownBy(() -> tx.execute(s -> idempotency.call("pay", String.class).key(key).run(() -> "paid")))
