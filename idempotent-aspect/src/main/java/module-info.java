@@ -1,8 +1,9 @@
 /**
- * The annotation, the entry points, the store SPI, the aspect applications weave with and the layered
- * store. The engine and its helpers ({@code io.idempotent.internal}) are exported only to the project's
- * own modules that need a piece of them: the Redis store (the exact UTF-8 of its keys) and the store
- * contract kit (the stored key of a call). Applications that weave on the class path see the same
+ * The annotation and the types its callers see ({@code io.idempotent}), the entry points and the aspect
+ * applications weave with ({@code io.idempotent.runtime}), the store SPI and the layered store. The engine
+ * and its helpers ({@code io.idempotent.internal}) are exported only to the project's own modules that
+ * need a piece of them: the Redis store (the exact UTF-8 of its keys, {@code io.idempotent.internal.text})
+ * and the store contract kit (the stored key of a call). Applications that weave on the class path see the same
  * packages as API; see docs/DESIGN.md, "API surface".
  */
 // "module": the modules named by the qualified export are not on this module's path when it is compiled;
@@ -24,9 +25,10 @@ module io.idempotent {
 
   exports io.idempotent;
   exports io.idempotent.spi;
-  exports io.idempotent.aspect;
+  exports io.idempotent.runtime;
   exports io.idempotent.layered;
-  exports io.idempotent.internal to io.idempotent.redis, io.idempotent.testkit;
+  exports io.idempotent.internal to io.idempotent.testkit;
+  exports io.idempotent.internal.text to io.idempotent.redis;
 
   uses io.idempotent.spi.IdempotencyStoreProvider;
   provides io.idempotent.spi.IdempotencyStoreProvider with io.idempotent.layered.LayeredStoreProvider;

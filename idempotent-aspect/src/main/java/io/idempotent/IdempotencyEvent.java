@@ -1,6 +1,6 @@
 package io.idempotent;
 
-import io.idempotent.internal.Hashing;
+import io.idempotent.internal.text.Hashing;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 

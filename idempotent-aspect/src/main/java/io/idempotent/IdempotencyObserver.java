@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Watches each idempotent call from its start to its end: the hook for timers and traces, which need
  * to know when a call began, not only how it ended ({@link IdempotencyListener} hears the ending only).
- * Set it with {@link IdempotencyConfig.Builder#observer}; with none set, the engine does no work for it.
+ * Set it with {@link io.idempotent.runtime.IdempotencyConfig.Builder#observer}; with none set, the engine does no work for it.
  *
  * <p>A call is observed once it reaches the engine with idempotency switched on: a key expression that
  * throws before that is not. {@link #start} is called on the calling thread before the store is touched;

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Where the engine takes its time from: one source for every duration it measures itself — the
  * deadline of a {@code WAIT}, the lease renewal schedule, the maximum run time — and for parking the
- * threads that wait for them. Configured once with {@link IdempotencyConfig.Builder#time}; the default
+ * threads that wait for them. Configured once with {@link io.idempotent.runtime.IdempotencyConfig.Builder#time}; the default
  * is {@link #system()}. Stores keep time by their own authority (a database's clock, Redis key expiry, a
  * Caffeine {@code Ticker}); an in-memory store a test drives may be given the same source.
  *

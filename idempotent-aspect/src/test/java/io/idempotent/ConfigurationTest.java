@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
@@ -99,20 +100,20 @@ class ConfigurationTest {
 
   @Test
   void load_noProviderOnTheClassPath_explainsWhatToAdd() throws Exception {
-    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of(), loaderWith()))
+    assertThatThrownBy(() -> Idempotency.fromProperties(Map.of(), loaderWith()))
         .isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("idempotent-jdbi").hasMessageContaining("idempotent-caffeine");
   }
 
   @Test
   void load_unnamed_picksTheHighestPriorityProvider() throws Exception {
-    IdempotencyConfig c = EnvironmentConfiguration.load(Map.of(), loaderWith(MemoryProvider.class, DurableProvider.class));
+    IdempotencyConfig c = Idempotency.fromProperties(Map.of(), loaderWith(MemoryProvider.class, DurableProvider.class));
     assertThat(c.defaultStoreName()).isEqualTo("durable");
   }
 
   @Test
   void load_namedStore_isChosen_andGetsItsSettings() throws Exception {
-    IdempotencyConfig c = EnvironmentConfiguration.load(
+    IdempotencyConfig c = Idempotency.fromProperties(
         Map.of("idempotent.store", "durable", "IDEMPOTENT_DURABLE_POOL_SIZE", "7", "idempotent.durable.table", "t1",
             "idempotent.ttl", "PT2H", "idempotent.lease", "PT5S", "idempotent.wait-timeout", "PT3S"),
         loaderWith(MemoryProvider.class, DurableProvider.class));
@@ -126,7 +127,7 @@ class ConfigurationTest {
 
   @Test
   void load_unknownStoreName_listsTheAvailableOnes() throws Exception {
-    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.store", "redis"),
+    assertThatThrownBy(() -> Idempotency.fromProperties(Map.of("idempotent.store", "redis"),
         loaderWith(MemoryProvider.class, DurableProvider.class)))
         .isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("'redis'").hasMessageContaining("durable, memory");
@@ -134,13 +135,13 @@ class ConfigurationTest {
 
   @Test
   void load_disabled_needsNoStore() throws Exception {
-    IdempotencyConfig c = EnvironmentConfiguration.load(Map.of("idempotent.enabled", "false"), loaderWith());
+    IdempotencyConfig c = Idempotency.fromProperties(Map.of("idempotent.enabled", "false"), loaderWith());
     assertThat(c.enabled()).isFalse();
   }
 
   @Test
   void load_badDuration_namesTheProperty() throws Exception {
-    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.ttl", "24h"), loaderWith(MemoryProvider.class)))
+    assertThatThrownBy(() -> Idempotency.fromProperties(Map.of("idempotent.ttl", "24h"), loaderWith(MemoryProvider.class)))
         .isInstanceOf(IdempotencyConfigurationException.class).hasMessage("Property idempotent.ttl is '24h'; expected an ISO-8601 duration such as PT30S or PT24H");
   }
 

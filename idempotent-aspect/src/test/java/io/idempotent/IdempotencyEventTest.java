@@ -2,7 +2,7 @@ package io.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.internal.Hashing;
+import io.idempotent.internal.text.Hashing;
 import org.junit.jupiter.api.Test;
 
 /** An event made from the stored key gives the key's short reference, and never the key. */

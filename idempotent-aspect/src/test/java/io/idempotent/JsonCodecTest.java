@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.idempotent.runtime.JsonCodec;
 import io.idempotent.spi.ResultCodec;
 import java.io.IOException;
 import java.math.BigDecimal;

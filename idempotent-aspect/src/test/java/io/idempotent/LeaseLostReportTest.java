@@ -3,6 +3,8 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -3,8 +3,10 @@ package io.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.OneTimeTokens;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -70,7 +72,7 @@ class LimitsAndSwitchesTest {
 
   @Test
   void load_leasePropertyBelowTheMinimum_namesTheProperty() {
-    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.lease", "PT0.01S"), getClass().getClassLoader()))
+    assertThatThrownBy(() -> Idempotency.fromProperties(Map.of("idempotent.lease", "PT0.01S"), getClass().getClassLoader()))
         .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("idempotent.lease")
         .hasMessageContaining("PT0.01S");
   }
@@ -78,17 +80,17 @@ class LimitsAndSwitchesTest {
   @Test
   void load_enabledNeitherTrueNorFalse_isAConfigurationErrorNamingTheValue() {
     for (String value : List.of("no", "0", "off", "yes")) {
-      assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of("idempotent.enabled", value), getClass().getClassLoader()))
+      assertThatThrownBy(() -> Idempotency.fromProperties(Map.of("idempotent.enabled", value), getClass().getClassLoader()))
           .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("idempotent.enabled")
           .hasMessageContaining("'" + value + "'").hasMessageContaining("true or false");
     }
-    assertThat(EnvironmentConfiguration.load(Map.of("idempotent.enabled", " FALSE "), getClass().getClassLoader())
+    assertThat(Idempotency.fromProperties(Map.of("idempotent.enabled", " FALSE "), getClass().getClassLoader())
         .enabled()).isFalse();
   }
 
   @Test
   void tokens_whileSwitchedOffWithNoStore_sayThatIdempotencyIsOff() {
-    IdempotencyConfig off = EnvironmentConfiguration.load(Map.of("idempotent.enabled", "false"), getClass().getClassLoader());
+    IdempotencyConfig off = Idempotency.fromProperties(Map.of("idempotent.enabled", "false"), getClass().getClassLoader());
     assertThatThrownBy(() -> Idempotency.create(off).tokens("checkout"))
         .isInstanceOf(IdempotencyConfigurationException.class).hasMessageContaining("switched off")
         .hasMessageContaining("idempotent.enabled=false");

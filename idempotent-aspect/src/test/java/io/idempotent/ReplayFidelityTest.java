@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.ResultCodec;
 import io.idempotent.spi.StoredOutcome;
 import io.idempotent.woven.PaymentRefusals;

@@ -1,11 +1,11 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.http.HttpIdempotencySettings;
 import io.idempotent.http.IdempotencyFilter;
 import io.idempotent.http.KeyRequirement;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;

@@ -1,10 +1,11 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
-import io.idempotent.internal.GlobalEngine;
+import io.idempotent.internal.EngineSettings;
+import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -115,9 +116,14 @@ public class InMemoryBenchmark {
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(e);
     }
+    // an engine on the installed configuration, as the aspect's
+    IdempotencyConfig c = Idempotency.global().config();
+    IdempotencyEngine engine = new IdempotencyEngine(new EngineSettings(c::store, c.defaultStoreName(),
+        c.defaultTtl(), c.defaultLease(), c.defaultWaitTimeout(), c.time(), c.listener(), c.observer(), c.codec(),
+        c.enabled(), c.missingKeyPolicy(), c.leaseRenewal()));
     return (orderId, cents) -> {
       try {
-        return (Receipt) plan.execute(GlobalEngine.get(), new Object[] {orderId, cents},
+        return (Receipt) plan.execute(engine, new Object[] {orderId, cents},
             () -> charges.plain(orderId, cents));
       } catch (RuntimeException | Error e) {
         throw e;

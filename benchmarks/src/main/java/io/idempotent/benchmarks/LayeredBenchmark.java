@@ -1,9 +1,9 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,9 +1,9 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,9 +3,9 @@ package io.idempotent.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;

@@ -15,8 +15,8 @@ import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import io.idempotent.internal.Hashing;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.internal.text.Hashing;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collection;
 import java.util.HashSet;
@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +39,7 @@ class ApiBoundaryTest {
    * The internal types each module's main code may use, and no module may use any other: the redis
    * store writes keys, owners and fingerprints as their exact UTF-8 ({@code Hashing.exactUtf8}); the
    * contract kit composes the stored key of a call to look at records directly. idempotent-aspect's
-   * descriptor exports {@code io.idempotent.internal} to exactly these modules.
+   * descriptor exports each internal package to exactly the modules using a type of it.
    */
   private static final Map<ProjectModule, Set<Class<?>>> INTERNALS_ALLOWED = Map.of(
       ProjectModule.REDIS, Set.of(Hashing.class),
@@ -56,9 +55,12 @@ class ApiBoundaryTest {
     assertThat(exports).isEqualTo(Map.of(
         "io.idempotent", Set.of(),
         "io.idempotent.spi", Set.of(),
-        "io.idempotent.aspect", Set.of(),
+        "io.idempotent.runtime", Set.of(),
         "io.idempotent.layered", Set.of(),
-        INTERNAL, INTERNALS_ALLOWED.keySet().stream().map(m -> m.moduleName).collect(Collectors.toSet())));
+        INTERNAL, Set.of(ProjectModule.TESTKIT.moduleName),
+        INTERNAL + ".text", Set.of(ProjectModule.REDIS.moduleName)));
+    INTERNALS_ALLOWED.forEach((module, types) -> types.forEach(t -> assertThat(exports.get(t.getPackageName()))
+        .as("the packages exported to " + module.moduleName).contains(module.moduleName)));
     assertThat(d.opens()).isEmpty();
     assertThat(d.packages()).as("every package of the module is in its descriptor")
         .isEqualTo(ProjectModule.ASPECT.packages());
@@ -91,7 +93,7 @@ class ApiBoundaryTest {
       }
       Class<?>[] allowed = INTERNALS_ALLOWED.getOrDefault(m, Set.of()).toArray(Class<?>[]::new);
       noClasses().that(m.classes())
-          .should().dependOnClassesThat(resideInAPackage(INTERNAL).and(not(belongToAnyOf(allowed))))
+          .should().dependOnClassesThat(resideInAPackage(INTERNAL + "..").and(not(belongToAnyOf(allowed))))
           .because("the internals are no API: a module gets at most what INTERNALS_ALLOWED names")
           .check(ProjectModule.mainClasses());
     }

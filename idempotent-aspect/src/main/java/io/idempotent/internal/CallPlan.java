@@ -3,7 +3,7 @@ package io.idempotent.internal;
 import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.OnInProgress;
-import io.idempotent.internal.text.ConfigText;
+import io.idempotent.internal.config.ConfigText;
 import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;

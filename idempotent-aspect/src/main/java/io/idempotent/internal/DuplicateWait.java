@@ -4,6 +4,7 @@ import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.ChangeSignals;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;

@@ -1,5 +1,7 @@
 package io.idempotent.internal;
 
+import io.idempotent.internal.text.Hashing;
+
 /**
  * SHA-256 fingerprints of argument values over their canonical encoding (see {@link CanonicalEncoder}).
  * Thread-safe; each thread reuses its own buffer and encoder.

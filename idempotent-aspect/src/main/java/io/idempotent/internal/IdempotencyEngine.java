@@ -1,7 +1,6 @@
 package io.idempotent.internal;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
@@ -12,6 +11,7 @@ import io.idempotent.IdempotencyStoreException;
 import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
 import io.idempotent.TimeSource;
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
@@ -40,7 +40,7 @@ public final class IdempotencyEngine {
   static final System.Logger LOG = System.getLogger("io.idempotent");
   private static final ThreadLocal<CallOutcome> LAST = new ThreadLocal<>();
 
-  private final IdempotencyConfig config;
+  private final EngineSettings settings;
   private final CallEvents events;
   private final TimeSource time;
   private final IdempotencyObserver observer;
@@ -55,20 +55,20 @@ public final class IdempotencyEngine {
    */
   private final ThreadLocal<String> unusedOwner = new ThreadLocal<>();
 
-  public IdempotencyEngine(IdempotencyConfig config) {
-    this.config = config;
-    this.time = config.time();
-    this.observer = config.observer();
-    this.events = new CallEvents(config.listener(), observer != null);
+  public IdempotencyEngine(EngineSettings settings) {
+    this.settings = settings;
+    this.time = settings.time();
+    this.observer = settings.observer();
+    this.events = new CallEvents(settings.listener(), observer != null);
     this.renewer = new LeaseRenewer(renewalListener(), time);
-    this.recorder = new OutcomeRecorder(config, events, renewer);
+    this.recorder = new OutcomeRecorder(settings, events, renewer);
     byte[] seed = new byte[9];
     new SecureRandom().nextBytes(seed);
     this.ownerPrefix = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(seed) + '.';
   }
 
-  public IdempotencyConfig config() {
-    return config;
+  public EngineSettings settings() {
+    return settings;
   }
 
   /**
@@ -146,7 +146,7 @@ public final class IdempotencyEngine {
       throws Throwable {
     Ending ending;
     try {
-      ending = !config.enabled() ? Ending.returned(invocation.proceed(), CallOutcome.UNPROTECTED)
+      ending = !settings.enabled() ? Ending.returned(invocation.proceed(), CallOutcome.UNPROTECTED)
           : observer == null ? decide(plan, key, scope, payload, invocation)
           : observed(plan, key, scope, payload, invocation);
     } catch (Throwable refused) {
@@ -160,7 +160,7 @@ public final class IdempotencyEngine {
   private Ending observed(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
     CallObservation observation =
-        CallObservation.start(observer, plan.storeName.isEmpty() ? config.defaultStoreName() : plan.storeName, plan);
+        CallObservation.start(observer, plan.storeName.isEmpty() ? settings.defaultStoreName() : plan.storeName, plan);
     Ending ending;
     try {
       ending = decide(plan, key, scope, payload, invocation);
@@ -182,14 +182,14 @@ public final class IdempotencyEngine {
    */
   private Ending decide(CallPlan plan, String key, String scope, Object[] payload, Invocation invocation)
       throws Throwable {
-    plan.checkResultType(config.codec()); // a result no retry could read back is refused before it runs
+    plan.checkResultType(settings.codec()); // a result no retry could read back is refused before it runs
     if (isBlank(key) || (plan.scoped && isBlank(scope))) {
       return onMissingKey(plan, key, scope, invocation);
     }
-    IdempotencyStore store = config.store(plan.storeName);
+    IdempotencyStore store = settings.store(plan.storeName);
     String storedKey = StoredKeys.compose(plan.name, scope, key, KeyLimits.rulesOf(store));
     String fingerprint = plan.checkPayload ? Fingerprints.of(payload) : "";
-    Duration lease = plan.lease != null ? plan.lease : config.defaultLease();
+    Duration lease = plan.lease != null ? plan.lease : settings.defaultLease();
     String owner = takeOwner();
     DuplicateWait waiting = null;
     while (true) {
@@ -212,7 +212,7 @@ public final class IdempotencyEngine {
         return refuseInProgress(plan, storedKey);
       }
       if (waiting == null) {
-        Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : config.defaultWaitTimeout();
+        Duration timeout = plan.waitTimeout != null ? plan.waitTimeout : settings.defaultWaitTimeout();
         waiting = new DuplicateWait(time, events, time.nanoTime() + timeout.toNanos()); // at most a day
       }
       IdempotencyRecord done = waiting.await(plan, store, storedKey, lease);
@@ -226,7 +226,7 @@ public final class IdempotencyEngine {
 
   private Ending onMissingKey(CallPlan plan, String key, String scope, Invocation invocation) throws Throwable {
     emit(Type.KEY_MISSING, plan, null, null);
-    if (config.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
+    if (settings.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
       return Ending.returned(invocation.proceed(), CallOutcome.UNPROTECTED);
     }
     String what = isBlank(key) ? "key" : "scope";
@@ -288,7 +288,7 @@ public final class IdempotencyEngine {
   /** Runs the claimed call and records its outcome: the call ends {@code EXECUTED}, whatever it threw. */
   private Ending run(
       CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease, Invocation invocation) {
-    LeaseRenewer.Renewal renewal = config.leaseRenewal()
+    LeaseRenewer.Renewal renewal = settings.leaseRenewal()
         ? renewer.register(plan, store, key, claim, lease, recorder.maxRunTime(plan))
         : null;
     Object result;
@@ -382,7 +382,7 @@ public final class IdempotencyEngine {
     // only a value that cannot change is kept by reference (see recorded): any other is decoded afresh
     Object value = outcome.kind() == StoredOutcome.Kind.NULL ? null
         : outcome.hasReference() ? outcome.reference()
-        : config.codec().decode(outcome.json(), plan.resultType);
+        : settings.codec().decode(outcome.json(), plan.resultType);
     if (plan.shape == CallPlan.ResultShape.STAGE) {
       return CompletableFuture.completedFuture(value);
     }

@@ -27,7 +27,7 @@ import javax.tools.Diagnostic;
 
 /**
  * Checks every {@link Idempotent} method while javac or ajc compiles it, with the rules {@link MethodPlan}
- * applies when the method is first called or {@link io.idempotent.Idempotency#validate validated}: the
+ * applies when the method is first called or {@link io.idempotent.runtime.Idempotency#validate validated}: the
  * expressions parse and resolve against the declared parameter types ({@link ExpressionParser} over
  * {@link ModelTypes}), the durations parse and keep {@link DurationLimits}, the store name is one, the
  * fingerprinted arguments and the result are values. It also refuses to let javac compile an

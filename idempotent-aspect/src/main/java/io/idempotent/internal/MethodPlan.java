@@ -258,7 +258,7 @@ public final class MethodPlan {
   }
 
   public Object execute(IdempotencyEngine engine, Object[] args, Invocation invocation) throws Throwable {
-    if (!engine.config().enabled()) {
+    if (!engine.settings().enabled()) {
       return engine.execute(call, null, null, null, invocation);
     }
     String k;

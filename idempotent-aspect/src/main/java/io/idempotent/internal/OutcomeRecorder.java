@@ -1,9 +1,9 @@
 package io.idempotent.internal;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyRollbackRequiredException;
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -22,18 +22,18 @@ final class OutcomeRecorder {
   private static final System.Logger LOG = System.getLogger("io.idempotent");
 
 
-  private final IdempotencyConfig config;
+  private final EngineSettings settings;
   private final CallEvents events;
   private final LeaseRenewer renewer;
 
-  OutcomeRecorder(IdempotencyConfig config, CallEvents events, LeaseRenewer renewer) {
-    this.config = config;
+  OutcomeRecorder(EngineSettings settings, CallEvents events, LeaseRenewer renewer) {
+    this.settings = settings;
     this.events = events;
     this.renewer = renewer;
   }
 
   Duration ttl(CallPlan plan) {
-    return plan.ttl != null ? plan.ttl : config.defaultTtl();
+    return plan.ttl != null ? plan.ttl : settings.defaultTtl();
   }
 
   Duration maxRunTime(CallPlan plan) {
@@ -115,9 +115,9 @@ final class OutcomeRecorder {
       return StoredOutcome.nullValue();
     }
     if (plan.immutableResult) {
-      return StoredOutcome.value(result, () -> config.codec().encode(result, plan.resultType));
+      return StoredOutcome.value(result, () -> settings.codec().encode(result, plan.resultType));
     }
-    return StoredOutcome.valueJson(config.codec().encode(result, plan.resultType));
+    return StoredOutcome.valueJson(settings.codec().encode(result, plan.resultType));
   }
 
   /** The method ran; its result goes back to the caller while its outcome is tried again in the background. */

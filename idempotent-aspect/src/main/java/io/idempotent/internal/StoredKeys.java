@@ -1,5 +1,6 @@
 package io.idempotent.internal;
 
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.StoreKeyRules;
 
 /**

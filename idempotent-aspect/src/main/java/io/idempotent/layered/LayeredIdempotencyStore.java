@@ -72,7 +72,7 @@ public final class LayeredIdempotencyStore implements IdempotencyStore, CallScop
   /**
    * @param time the time source of the local bookkeeping (in-flight leases, the age of near copies):
    *     the one of the configuration this store is registered in
-   *     ({@link io.idempotent.IdempotencyConfig.Builder#time}); a test that moves time by hand passes the
+   *     ({@link io.idempotent.runtime.IdempotencyConfig.Builder#time}); a test that moves time by hand passes the
    *     same source here, to the configuration and to its in-memory stores
    */
   public LayeredIdempotencyStore(IdempotencyStore near, IdempotencyStore far, TimeSource time) {

@@ -1,7 +1,7 @@
 package io.idempotent.layered;
 
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.internal.StoreProviders;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
@@ -31,9 +31,9 @@ public final class LayeredStoreProvider implements IdempotencyStoreProvider {
       throw new IdempotencyConfigurationException("A layered store cannot contain another layered store");
     }
     ClassLoader loader = LayeredStoreProvider.class.getClassLoader();
-    IdempotencyStore near = EnvironmentConfiguration.provider(nearName, loader, "idempotent.layered.near")
+    IdempotencyStore near = StoreProviders.provider(nearName, loader, "idempotent.layered.near")
         .create(settings.forStore(nearName));
-    IdempotencyStore far = EnvironmentConfiguration.provider(farName, loader, "idempotent.layered.far")
+    IdempotencyStore far = StoreProviders.provider(farName, loader, "idempotent.layered.far")
         .create(settings.forStore(farName));
     return new LayeredIdempotencyStore(near, far);
   }

@@ -74,7 +74,7 @@ public interface IdempotencyStore extends AutoCloseable {
 
   /**
    * Releases what the store opened itself (a connection pool, a scheduler); never what it was given.
-   * Stores built from properties are closed by {@link io.idempotent.Idempotency#uninstall()}.
+   * Stores built from properties are closed by {@link io.idempotent.runtime.Idempotency#uninstall()}.
    */
   @Override
   default void close() {}

@@ -5,7 +5,7 @@ import java.lang.reflect.Type;
 /**
  * Encodes results to text and back, restricted to a declared type: decoding never instantiates a type
  * named by the stored data. Implementations must be thread-safe. The default, JSON through Jackson, and
- * its customisation are {@link io.idempotent.JsonCodec}'s.
+ * its customisation are {@link io.idempotent.runtime.JsonCodec}'s.
  */
 public interface ResultCodec {
 

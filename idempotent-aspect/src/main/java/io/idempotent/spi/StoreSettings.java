@@ -1,7 +1,7 @@
 package io.idempotent.spi;
 
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.internal.text.ConfigText;
+import io.idempotent.internal.config.ConfigText;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package io.idempotent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.ManualTimeSource;
+import io.idempotent.MissingKeyPolicy;
 import io.idempotent.OnInProgress;
 import io.idempotent.reference.InMemoryTestStore;
 import io.idempotent.spi.CallClaims;
@@ -27,7 +27,9 @@ class LeaseRenewerTest {
   private final ManualTimeSource time = new ManualTimeSource();
   private final InMemoryTestStore store = new InMemoryTestStore(time, false);
   private final IdempotencyEngine engine =
-      new IdempotencyEngine(IdempotencyConfig.builder().store(store).time(time).build());
+      new IdempotencyEngine(new EngineSettings(name -> store, "default", Duration.ofDays(1), LEASE,
+          Duration.ofSeconds(30), time, null, null, JacksonResultCodec.shared(), true, MissingKeyPolicy.REJECT,
+          true));
   private final CallPlan plan = new CallPlan("n", "n", "", null, null, null, OnInProgress.THROW,
       new Class[0], false, false, String.class, null, null, io.idempotent.Effects.UNDECLARED);
 

@@ -2,7 +2,7 @@ package io.idempotent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ class NamedModuleTest {
   @Test
   void storeProviders_ofTheModule_areFoundThroughItsDescriptor() {
     // a named module's META-INF/services is not read: only its "provides" makes the layered store known
-    assertThat(EnvironmentConfiguration.providers(getClass().getClassLoader()))
+    assertThat(StoreProviders.providers(getClass().getClassLoader()))
         .extracting(IdempotencyStoreProvider::name).contains("layered");
   }
 }

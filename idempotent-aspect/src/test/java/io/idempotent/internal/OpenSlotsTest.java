@@ -189,7 +189,7 @@ class OpenSlotsTest {
 
   @Test
   void customizedCodec_keepsOpenSlotsAsTheyWere() throws Exception {
-    ResultCodec custom = io.idempotent.JsonCodec.customized(b -> b.addModule(new com.fasterxml.jackson.databind.module.SimpleModule()));
+    ResultCodec custom = io.idempotent.runtime.JsonCodec.customized(b -> b.addModule(new com.fasterxml.jackson.databind.module.SimpleModule()));
     Map<String, Object> order = new LinkedHashMap<>(Map.of("total", new BigDecimal("19.990"), "n", 3L));
     Type type = typeOf("mapOfObjects");
     assertThat(custom.decode(custom.encode(order, type), type)).isEqualTo(order);

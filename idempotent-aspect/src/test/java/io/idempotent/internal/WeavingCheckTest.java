@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.internal.InMemoryJavac.Result;
+import io.idempotent.runtime.Idempotency;
 import io.idempotent.weaving.WovenOrders;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -3,9 +3,9 @@ package io.idempotent.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.aspect.IdempotentAspect;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotentAspect;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;

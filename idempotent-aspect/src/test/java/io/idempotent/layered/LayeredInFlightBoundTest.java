@@ -2,11 +2,11 @@ package io.idempotent.layered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.ManualTimeSource;
-import io.idempotent.OneTimeTokens;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.OneTimeTokens;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.runtime.Idempotency;
 import java.io.ByteArrayInputStream;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;

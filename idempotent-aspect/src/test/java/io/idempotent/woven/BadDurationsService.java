@@ -2,7 +2,7 @@ package io.idempotent.woven;
 
 import io.idempotent.Idempotent;
 
-/** Annotated methods with leases and TTLs out of bounds, for {@link io.idempotent.Idempotency#validate}. */
+/** Annotated methods with leases and TTLs out of bounds, for {@link io.idempotent.runtime.Idempotency#validate}. */
 public class BadDurationsService {
 
   @Idempotent(key = "#id", lease = "PT0.005S")

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.internal.JacksonResultCodec;
+import io.idempotent.runtime.Idempotency;
 import io.idempotent.spi.ResultCodec;
 import java.lang.reflect.Type;
 import java.util.concurrent.CompletableFuture;

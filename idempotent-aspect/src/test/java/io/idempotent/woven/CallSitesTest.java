@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.StoreKeyRules;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;

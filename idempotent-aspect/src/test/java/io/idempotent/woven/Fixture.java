@@ -1,10 +1,10 @@
 package io.idempotent.woven;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.ManualTimeSource;
 import io.idempotent.reference.InMemoryTestStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyKeyReusedException;
+import io.idempotent.runtime.Idempotency;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package io.idempotent.woven;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.runtime.Idempotency;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.runtime.Idempotency;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
@@ -12,6 +11,7 @@ import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.MissingKeyPolicy;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.runtime.Idempotency;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreKeyRules;

@@ -1,6 +1,6 @@
 package io.idempotent.assemblies;
 
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

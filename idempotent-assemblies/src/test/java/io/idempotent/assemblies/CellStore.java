@@ -1,9 +1,9 @@
 package io.idempotent.assemblies;
 
 import io.idempotent.Effects;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.CallScopedClaims;

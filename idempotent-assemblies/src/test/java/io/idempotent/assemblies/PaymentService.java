@@ -1,7 +1,7 @@
 package io.idempotent.assemblies;
 
 import io.idempotent.Effects;
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import org.springframework.transaction.annotation.Transactional;
 
 /**

@@ -1,7 +1,7 @@
 package io.idempotent.assemblies;
 
-import io.idempotent.Idempotency;
 import io.idempotent.http.IdempotencyFilter;
+import io.idempotent.runtime.Idempotency;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -3,8 +3,8 @@ package io.idempotent.caffeine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.Idempotent;
+import io.idempotent.runtime.Idempotency;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.idempotent.examples;
 
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.examples.http.CheckoutServer;
 import io.idempotent.examples.scenarios.ResultTable;
@@ -10,6 +9,7 @@ import io.idempotent.examples.scenarios.Scenarios;
 import io.idempotent.examples.shop.OrderEventsConsumer;
 import io.idempotent.examples.shop.OrderService;
 import io.idempotent.examples.shop.WebhookHandler;
+import io.idempotent.runtime.Idempotency;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;

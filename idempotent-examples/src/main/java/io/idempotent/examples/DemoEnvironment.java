@@ -1,10 +1,10 @@
 package io.idempotent.examples;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.examples.shop.ShopSchema;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.JdbiStoreProvider;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.StoreSettings;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,10 +2,10 @@ package io.idempotent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.JdbiStoreProvider;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.idempotent.http;
 
-import io.idempotent.Idempotency;
 import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,13 +2,13 @@ package io.idempotent.http;
 
 import io.idempotent.CallResult;
 import io.idempotent.Effects;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyStoreException;
-import io.idempotent.IdempotentCall;
 import io.idempotent.http.ProblemResponses.Problem;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotentCall;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -2,8 +2,8 @@ package io.idempotent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

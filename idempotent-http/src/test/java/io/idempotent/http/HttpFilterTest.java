@@ -2,11 +2,11 @@ package io.idempotent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.OnInProgress;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;

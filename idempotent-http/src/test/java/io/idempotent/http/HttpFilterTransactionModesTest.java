@@ -2,10 +2,10 @@ package io.idempotent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.h2.jdbcx.JdbcDataSource;

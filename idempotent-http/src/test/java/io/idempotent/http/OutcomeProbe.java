@@ -1,7 +1,7 @@
 package io.idempotent.http;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;

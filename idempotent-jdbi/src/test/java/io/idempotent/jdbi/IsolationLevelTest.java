@@ -3,9 +3,9 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.sql.Connection;

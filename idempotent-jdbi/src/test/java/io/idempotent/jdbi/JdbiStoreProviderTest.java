@@ -3,9 +3,9 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.RecordState;
@@ -80,7 +80,7 @@ class JdbiStoreProviderTest {
 
   @Test
   void environmentConfiguration_choosesTheJdbiStore_fromProperties() {
-    IdempotencyConfig config = EnvironmentConfiguration.load(Map.of(
+    IdempotencyConfig config = Idempotency.fromProperties(Map.of(
         "idempotent.jdbi.url", "jdbc:h2:mem:env-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
         "idempotent.jdbi.purge-interval", "PT0S"), getClass().getClassLoader());
     assertThat(config.defaultStoreName()).isEqualTo("jdbi");

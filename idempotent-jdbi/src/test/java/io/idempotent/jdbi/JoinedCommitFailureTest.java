@@ -3,9 +3,9 @@ package io.idempotent.jdbi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.RecordState;
 import java.util.List;
 import java.util.UUID;

@@ -1,9 +1,9 @@
 package io.idempotent.micrometer;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyListener;
 import io.idempotent.IdempotencyObserver;
 import io.idempotent.IdempotencyObserver.Outcome;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.InMemoryStore;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,8 +3,6 @@ package io.idempotent.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
@@ -12,6 +10,8 @@ import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.ManualTimeSource;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.CallScopedClaims;
 import io.idempotent.spi.ForwardingIdempotencyStore;

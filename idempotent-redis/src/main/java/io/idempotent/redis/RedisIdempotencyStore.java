@@ -12,7 +12,7 @@ import static io.idempotent.redis.ScriptReplies.text;
 
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
-import io.idempotent.internal.Hashing;
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;

@@ -1,6 +1,6 @@
 package io.idempotent.redis;
 
-import io.idempotent.internal.Hashing;
+import io.idempotent.internal.text.Hashing;
 import java.util.Arrays;
 
 /**

@@ -1,10 +1,10 @@
 package io.idempotent.redis;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyException;
 import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -3,10 +3,10 @@ package io.idempotent.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;

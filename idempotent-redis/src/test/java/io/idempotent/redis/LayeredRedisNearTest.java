@@ -3,10 +3,10 @@ package io.idempotent.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.testkit.IdempotencyStoreContract;
 import java.lang.reflect.InvocationTargetException;

@@ -3,9 +3,9 @@ package io.idempotent.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.Idempotent;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

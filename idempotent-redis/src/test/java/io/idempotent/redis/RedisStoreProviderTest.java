@@ -3,10 +3,9 @@ package io.idempotent.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.internal.EnvironmentConfiguration;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
@@ -66,7 +65,7 @@ class RedisStoreProviderTest {
     Map<String, String> props = new HashMap<>();
     props.put("idempotent.store", "redis");
     testServer(prefix).forEach((k, v) -> props.put("idempotent.redis." + k, v));
-    IdempotencyConfig config = EnvironmentConfiguration.load(props, getClass().getClassLoader());
+    IdempotencyConfig config = Idempotency.fromProperties(props, getClass().getClassLoader());
     IdempotencyStore store = config.store("redis");
     try {
       assertThat(config.defaultStoreName()).isEqualTo("redis");

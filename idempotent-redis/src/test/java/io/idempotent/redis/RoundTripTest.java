@@ -2,8 +2,8 @@ package io.idempotent.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.RecordState;
 import java.time.Duration;

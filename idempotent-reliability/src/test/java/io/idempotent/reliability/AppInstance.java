@@ -1,10 +1,10 @@
 package io.idempotent.reliability;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.function.UnaryOperator;

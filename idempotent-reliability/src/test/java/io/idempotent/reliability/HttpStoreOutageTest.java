@@ -3,13 +3,13 @@ package io.idempotent.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.http.HttpIdempotencySettings;
 import io.idempotent.http.IdempotencyFilter;
 import io.idempotent.http.IdempotencyKeyHeader;
 import io.idempotent.http.KeyRequirement;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

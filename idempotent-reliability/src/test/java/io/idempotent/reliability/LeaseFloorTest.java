@@ -2,11 +2,11 @@ package io.idempotent.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.internal.DurationLimits;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

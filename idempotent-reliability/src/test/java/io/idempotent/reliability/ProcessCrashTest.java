@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.RecordState;
 import java.time.Duration;
 import java.util.HashMap;

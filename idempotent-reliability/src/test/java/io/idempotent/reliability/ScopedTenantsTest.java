@@ -2,8 +2,8 @@ package io.idempotent.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

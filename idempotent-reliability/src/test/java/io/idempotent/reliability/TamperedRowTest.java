@@ -3,8 +3,6 @@ package io.idempotent.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.internal.StoredKeys;
@@ -12,6 +10,8 @@ import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.reliability.TamperTargets.Declined;
 import io.idempotent.reliability.TamperTargets.Receipt;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

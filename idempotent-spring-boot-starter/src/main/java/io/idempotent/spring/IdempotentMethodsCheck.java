@@ -1,7 +1,7 @@
 package io.idempotent.spring;
 
-import io.idempotent.Idempotency;
 import io.idempotent.Idempotent;
+import io.idempotent.runtime.Idempotency;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;

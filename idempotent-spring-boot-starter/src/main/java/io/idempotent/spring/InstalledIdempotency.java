@@ -1,6 +1,6 @@
 package io.idempotent.spring;
 
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import org.springframework.beans.factory.DisposableBean;
 
 /** The entry point of the installed configuration, for programmatic calls. */

@@ -1,7 +1,7 @@
 package io.idempotent.spring;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.micrometer.MicrometerIdempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;

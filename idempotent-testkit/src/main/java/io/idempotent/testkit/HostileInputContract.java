@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.KeyLimits;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyTokenException;
 import io.idempotent.OnInProgress;
-import io.idempotent.OneTimeTokens;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.OneTimeTokens;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.RecordState;

@@ -1,14 +1,14 @@
 package io.idempotent.examples.scenarios;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyEvent;
 import io.idempotent.examples.DemoEnvironment;
 import io.idempotent.examples.OutcomeTally;
 import io.idempotent.examples.shop.Ledger;
 import io.idempotent.examples.shop.SettlementJob;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.idempotent.examples.shop;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.runtime.Idempotency;
 
 /**
  * The shop's web layer, reduced to what matters here: it turns each outcome into the HTTP status the

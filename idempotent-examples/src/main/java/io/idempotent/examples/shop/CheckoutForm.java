@@ -1,8 +1,8 @@
 package io.idempotent.examples.shop;
 
-import io.idempotent.Idempotency;
 import io.idempotent.IdempotencyTokenException;
-import io.idempotent.OneTimeTokens;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.OneTimeTokens;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,8 +1,8 @@
 package io.idempotent.examples.shop;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
 import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -3,8 +3,6 @@ package io.idempotent.jdbi.layered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.OnInProgress;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
@@ -12,6 +10,8 @@ import io.idempotent.jdbi.CountingDataSource;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TestDatabase;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,14 +3,14 @@ package io.idempotent.jdbi.layered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.TestDatabase;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.spi.RecordState;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -3,11 +3,11 @@ package io.idempotent.jdbi.layered;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.jdbi.TestDatabase;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
-import io.idempotent.internal.EnvironmentConfiguration;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
 import io.idempotent.jdbi.SqlDialect;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.layered.LayeredIdempotencyStore;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import java.util.Map;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -26,7 +25,7 @@ class LayeredStoreProviderTest {
   @Test
   void storeLayered_withAJdbiUrl_buildsCaffeineInFrontOfTheTable() throws Exception {
     String url = "jdbc:h2:mem:layered-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-    IdempotencyConfig config = EnvironmentConfiguration.load(Map.of(
+    IdempotencyConfig config = Idempotency.fromProperties(Map.of(
         "idempotent.store", "layered",
         "IDEMPOTENT_JDBI_URL", url,
         "idempotent.jdbi.user", "sa",
@@ -62,7 +61,7 @@ class LayeredStoreProviderTest {
 
   @Test
   void storeLayered_namingStoresThatAreNotThere_failsListingTheAvailableOnes() {
-    assertThatThrownBy(() -> EnvironmentConfiguration.load(Map.of(
+    assertThatThrownBy(() -> Idempotency.fromProperties(Map.of(
         "idempotent.store", "layered",
         "idempotent.layered.far", "redis"), loader))
         .isInstanceOf(IdempotencyConfigurationException.class)
@@ -73,7 +72,7 @@ class LayeredStoreProviderTest {
 
   @Test
   void storeLayered_isNeverChosenUnlessNamed() {
-    IdempotencyConfig config = EnvironmentConfiguration.load(Map.of(
+    IdempotencyConfig config = Idempotency.fromProperties(Map.of(
         "idempotent.jdbi.url", "jdbc:h2:mem:unnamed-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
         "idempotent.jdbi.purge-interval", "PT0S"), loader);
     assertThat(config.defaultStoreName()).isEqualTo("jdbi");

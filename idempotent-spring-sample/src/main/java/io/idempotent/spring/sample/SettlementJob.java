@@ -2,9 +2,9 @@ package io.idempotent.spring.sample;
 
 import io.idempotent.CallOutcome;
 import io.idempotent.Effects;
-import io.idempotent.Idempotency;
 import io.idempotent.Idempotent;
 import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

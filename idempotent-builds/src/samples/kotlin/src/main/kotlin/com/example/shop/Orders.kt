@@ -1,9 +1,9 @@
 package com.example.shop
 
 import com.fasterxml.jackson.module.kotlin.kotlinModule
-import io.idempotent.Idempotency
-import io.idempotent.IdempotencyConfig
-import io.idempotent.JsonCodec
+import io.idempotent.runtime.Idempotency
+import io.idempotent.runtime.IdempotencyConfig
+import io.idempotent.runtime.JsonCodec
 import io.idempotent.Idempotent
 import io.idempotent.caffeine.CaffeineIdempotencyStore
 import io.idempotent.spi.ResultCodec

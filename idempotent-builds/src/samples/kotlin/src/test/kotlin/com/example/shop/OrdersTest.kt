@@ -1,7 +1,7 @@
 package com.example.shop
 
 import io.idempotent.CallOutcome
-import io.idempotent.Idempotency
+import io.idempotent.runtime.Idempotency
 import io.idempotent.IdempotencyConfigurationException
 import io.idempotent.IdempotencyKeyReusedException
 import kotlin.coroutines.Continuation

@@ -1,6 +1,6 @@
 package com.example.docs.http;
 
-import io.idempotent.Idempotency;
+import io.idempotent.runtime.Idempotency;
 import io.idempotent.http.ClientScopeResolver;
 import io.idempotent.http.HttpIdempotencySettings;
 import io.idempotent.http.IdempotencyFilter;

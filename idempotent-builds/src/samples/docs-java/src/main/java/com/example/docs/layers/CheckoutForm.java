@@ -1,7 +1,7 @@
 package com.example.docs.layers;
 
-import io.idempotent.Idempotency;
-import io.idempotent.OneTimeTokens;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.OneTimeTokens;
 import java.time.Duration;
 
 /** docs/LAYERS.md, one-time tokens: a form's token issued when it is shown, consumed when it is sent. */

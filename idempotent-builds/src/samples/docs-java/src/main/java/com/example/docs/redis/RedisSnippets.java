@@ -1,7 +1,7 @@
 package com.example.docs.redis;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.redis.RedisIdempotencyStore;
 import java.time.Duration;
 import java.util.List;

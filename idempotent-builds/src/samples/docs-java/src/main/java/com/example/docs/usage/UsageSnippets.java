@@ -1,7 +1,7 @@
 package com.example.docs.usage;
 
-import io.idempotent.IdempotencyConfig;
-import io.idempotent.JsonCodec;
+import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.JsonCodec;
 import io.idempotent.spi.IdempotencyStore;
 
 /** docs/USAGE.md's configuration of the default codec's mapper. */

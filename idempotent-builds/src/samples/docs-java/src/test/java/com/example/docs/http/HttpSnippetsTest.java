@@ -3,8 +3,8 @@ package com.example.docs.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.http.RetriedResponse;
 import java.net.InetSocketAddress;

@@ -2,8 +2,8 @@ package com.example.docs.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.redis.RedisIdempotencyStore;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,8 +2,8 @@ package com.example.docs.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.ManualTimeSource;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.spi.CallClaim;

@@ -3,8 +3,8 @@ package com.example.docs.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idempotent.CallResult;
-import io.idempotent.Idempotency;
-import io.idempotent.IdempotencyConfig;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.caffeine.CaffeineIdempotencyStore;
 import io.idempotent.micrometer.MicrometerIdempotency;
 import io.micrometer.core.instrument.MeterRegistry;

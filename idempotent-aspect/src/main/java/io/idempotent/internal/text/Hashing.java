@@ -1,4 +1,4 @@
-package io.idempotent.internal;
+package io.idempotent.internal.text;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,8 +1,11 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.IdempotencyStoreException;
+import io.idempotent.IdempotencyTokenException;
 import io.idempotent.internal.DurationLimits;
-import io.idempotent.internal.Hashing;
 import io.idempotent.internal.StoredKeys;
+import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.KeyLimits;

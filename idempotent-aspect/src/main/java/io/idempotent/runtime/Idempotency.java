@@ -1,7 +1,8 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
-import io.idempotent.internal.EnvironmentConfiguration;
-import io.idempotent.internal.GlobalEngine;
+import io.idempotent.CallOutcome;
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.Idempotent;
 import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
 import io.idempotent.internal.MethodSignatureInfo;
@@ -10,6 +11,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The entry point: installs the configuration the woven {@link Idempotent} aspect uses, runs
@@ -26,9 +28,11 @@ import java.util.List;
 public final class Idempotency {
 
   private final IdempotencyEngine engine;
+  private final IdempotencyConfig config;
 
-  private Idempotency(IdempotencyEngine engine) {
-    this.engine = engine;
+  private Idempotency(GlobalEngine.Installed installed) {
+    this.engine = installed.engine();
+    this.config = installed.config();
   }
 
   /** Installs {@code config} for the woven aspect and returns its entry point. */
@@ -63,7 +67,7 @@ public final class Idempotency {
 
   /** An independent entry point for {@code config}, not used by the aspect (for programmatic calls). */
   public static Idempotency create(IdempotencyConfig config) {
-    return new Idempotency(new IdempotencyEngine(config));
+    return new Idempotency(GlobalEngine.Installed.of(config));
   }
 
   /**
@@ -75,6 +79,18 @@ public final class Idempotency {
    */
   public static IdempotencyConfig fromEnvironment() {
     return EnvironmentConfiguration.load();
+  }
+
+  /**
+   * A configuration from {@code properties}, named and read as {@link #fromEnvironment()} reads them
+   * ({@code -} and {@code _} taken as {@code .}, case-insensitively), and the store providers {@code loader}
+   * sees: for an application that keeps its settings elsewhere, and for tests.
+   *
+   * @throws IdempotencyConfigurationException naming the property whose value is bad, or listing the
+   *     available stores when none fits
+   */
+  public static IdempotencyConfig fromProperties(Map<String, String> properties, ClassLoader loader) {
+    return EnvironmentConfiguration.load(properties, loader);
   }
 
   /**
@@ -134,7 +150,7 @@ public final class Idempotency {
   }
 
   public IdempotencyConfig config() {
-    return engine.config();
+    return config;
   }
 
   /** One-time tokens in {@code namespace}, kept in the default store. */
@@ -144,7 +160,7 @@ public final class Idempotency {
 
   /** One-time tokens in {@code namespace}, kept in the named store. */
   public OneTimeTokens tokens(String namespace, String storeName) {
-    return new OneTimeTokens(engine.config().store(storeName), namespace);
+    return new OneTimeTokens(config.store(storeName), namespace);
   }
 
   /** Starts a programmatic call in namespace {@code name} whose result has type {@code resultType}. */

@@ -1,4 +1,4 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.idempotent.internal.JacksonResultCodec;
@@ -21,7 +21,7 @@ public final class JsonCodec {
    * nesting depth 1,000). Stored data never names a class: a slot declared {@code Object}, {@code Number} or
    * {@code Serializable} keeps the class of what it holds through a tag from a closed list (strings,
    * numbers, java.time values, UUIDs and the JDK's collections of such) and refuses anything else, with an
-   * {@link IdempotencyResultException}, when the call is recorded.
+   * {@link io.idempotent.IdempotencyResultException}, when the call is recorded.
    */
   public static ResultCodec standard() {
     return JacksonResultCodec.shared();

@@ -1,5 +1,6 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
+import io.idempotent.TimeSource;
 import java.time.Clock;
 
 /** A time source with another wall clock: what {@link IdempotencyConfig.Builder#clock} configures. */

@@ -1,4 +1,4 @@
-package io.idempotent.internal.text;
+package io.idempotent.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,23 +1,21 @@
-package io.idempotent.internal;
+package io.idempotent.runtime;
 
-import io.idempotent.IdempotencyConfig;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.MissingKeyPolicy;
-import io.idempotent.internal.text.ConfigText;
+import io.idempotent.internal.DurationLimits;
+import io.idempotent.internal.StoreProviders;
+import io.idempotent.internal.config.ConfigText;
 import io.idempotent.spi.IdempotencyStoreProvider;
 import io.idempotent.spi.StoreSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a configuration from properties and the store providers on the class path. Properties are
@@ -25,18 +23,18 @@ import java.util.stream.Collectors;
  * IDEMPOTENT_STORE} for {@code idempotent.store}) and {@code idempotent.properties} on the class
  * path. Names are compared with {@code -} and {@code _} taken as {@code .}, case-insensitively.
  */
-public final class EnvironmentConfiguration {
+final class EnvironmentConfiguration {
 
   private static final String PREFIX = "idempotent.";
 
   private EnvironmentConfiguration() {}
 
-  public static IdempotencyConfig load() {
+  static IdempotencyConfig load() {
     return load(readProperties(), EnvironmentConfiguration.class.getClassLoader());
   }
 
   /** Builds from the given properties (normalized or not) and providers visible to {@code loader}. */
-  public static IdempotencyConfig load(Map<String, String> rawProperties, ClassLoader loader) {
+  static IdempotencyConfig load(Map<String, String> rawProperties, ClassLoader loader) {
     Map<String, String> props = normalize(rawProperties);
     IdempotencyConfig.Builder b = IdempotencyConfig.builder();
     boolean enabled = enabled(props.get("idempotent.enabled"));
@@ -56,11 +54,11 @@ public final class EnvironmentConfiguration {
     if (!enabled) {
       return b.build();
     }
-    List<IdempotencyStoreProvider> providers = providers(loader);
+    List<IdempotencyStoreProvider> providers = StoreProviders.providers(loader);
     String wanted = props.get("idempotent.store");
     IdempotencyStoreProvider chosen;
     if (wanted != null && !wanted.isBlank()) {
-      chosen = provider(wanted, loader, "idempotent.store");
+      chosen = StoreProviders.provider(wanted, loader, "idempotent.store");
     } else if (providers.isEmpty() || providers.get(0).priority() < 0) {
       throw new IdempotencyConfigurationException(
           "No idempotency store is on the class path: add idempotent-jdbi or idempotent-caffeine, or install a"
@@ -81,31 +79,9 @@ public final class EnvironmentConfiguration {
     return b.build();
   }
 
-  private static boolean enabled(String value) {
+  private static boolean enabled(@Nullable String value) {
     Boolean enabled = ConfigText.bool(value, "Property idempotent.enabled");
     return enabled == null || enabled;
-  }
-
-  /** The store providers visible to {@code loader}, highest priority first. */
-  public static List<IdempotencyStoreProvider> providers(ClassLoader loader) {
-    List<IdempotencyStoreProvider> providers = new ArrayList<>();
-    ServiceLoader.load(IdempotencyStoreProvider.class, loader).forEach(providers::add);
-    providers.sort(Comparator.comparingInt(IdempotencyStoreProvider::priority).reversed());
-    return providers;
-  }
-
-  /** The provider named {@code name}, or a configuration error listing the available ones. */
-  public static IdempotencyStoreProvider provider(String name, ClassLoader loader, String property) {
-    List<IdempotencyStoreProvider> providers = providers(loader);
-    return providers.stream().filter(p -> p.name().equalsIgnoreCase(name.trim())).findFirst()
-        .orElseThrow(() -> new IdempotencyConfigurationException(
-            "Property " + property + " names '" + name.trim() + "', but no such store is on the class path;"
-                + " available: " + names(providers)));
-  }
-
-  private static String names(List<IdempotencyStoreProvider> providers) {
-    return providers.isEmpty() ? "none" : providers.stream().map(IdempotencyStoreProvider::name)
-        .collect(Collectors.joining(", "));
   }
 
   private static java.util.Optional<Duration> duration(Map<String, String> props, String key) {

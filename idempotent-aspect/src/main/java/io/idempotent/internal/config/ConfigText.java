@@ -1,4 +1,4 @@
-package io.idempotent.internal.text;
+package io.idempotent.internal.config;
 
 import io.idempotent.IdempotencyConfigurationException;
 import java.time.Duration;

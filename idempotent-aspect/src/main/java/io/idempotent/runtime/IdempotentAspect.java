@@ -1,6 +1,5 @@
-package io.idempotent.aspect;
+package io.idempotent.runtime;
 
-import io.idempotent.internal.GlobalEngine;
 import io.idempotent.internal.IdempotencyEngine;
 import io.idempotent.internal.MethodPlan;
 import java.lang.reflect.Method;
@@ -29,7 +28,7 @@ public class IdempotentAspect {
       if (plan == null) {
         plan = plans.computeIfAbsent(site, IdempotentAspect::compile);
       }
-      engine = GlobalEngine.get();
+      engine = GlobalEngine.get().engine();
     } catch (RuntimeException | Error e) {
       IdempotencyEngine.refusedBeforeTheEngine(); // a refused annotation, a configuration that cannot load
       throw e;

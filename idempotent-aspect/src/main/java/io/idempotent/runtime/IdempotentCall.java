@@ -1,5 +1,9 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
+import io.idempotent.CallResult;
+import io.idempotent.CheckedSupplier;
+import io.idempotent.Effects;
+import io.idempotent.OnInProgress;
 import io.idempotent.internal.CallPlan;
 import io.idempotent.internal.FingerprintException;
 import io.idempotent.internal.IdempotencyEngine;
@@ -10,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A programmatic idempotent call, for code that is not woven: the same guarantees as {@link
- * Idempotent}. Build one per call; not thread-safe.
+ * io.idempotent.Idempotent}. Build one per call; not thread-safe.
  *
  * <pre>{@code
  * Receipt r = idempotency.call("payments.charge", Receipt.class)
@@ -59,7 +63,7 @@ public final class IdempotentCall<T> {
    * The values whose fingerprint must match on a replay; without it, payloads are not checked. Values
    * are compared by state: plain objects by their fields, records by their components. Values with no
    * value identity (lambdas, threads, streams, connections...) are refused when the call runs, before
-   * the body does ({@link IdempotencyConfigurationException}).
+   * the body does ({@link io.idempotent.IdempotencyConfigurationException}).
    */
   public IdempotentCall<T> payload(Object... values) {
     this.payload = values.clone();
@@ -95,7 +99,7 @@ public final class IdempotentCall<T> {
     return this;
   }
 
-  /** Exceptions that are final business outcomes, recorded and replayed as for {@link Idempotent#finalExceptions()}. */
+  /** Exceptions that are final business outcomes, recorded and replayed as for {@link io.idempotent.Idempotent#finalExceptions()}. */
   @SafeVarargs
   @SuppressWarnings("varargs") // the array is copied, never handed out
   public final IdempotentCall<T> finalExceptions(Class<? extends Throwable>... types) {
@@ -108,7 +112,7 @@ public final class IdempotentCall<T> {
     return this;
   }
 
-  /** Where the call's effects live, relative to a transaction the caller has open ({@link Idempotent#effects()}). */
+  /** Where the call's effects live, relative to a transaction the caller has open ({@link io.idempotent.Idempotent#effects()}). */
   public IdempotentCall<T> effects(Effects effects) {
     this.effects = Objects.requireNonNull(effects, "effects");
     return this;

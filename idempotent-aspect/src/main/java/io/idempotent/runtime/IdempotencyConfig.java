@@ -1,6 +1,12 @@
-package io.idempotent;
+package io.idempotent.runtime;
 
+import io.idempotent.IdempotencyConfigurationException;
+import io.idempotent.IdempotencyListener;
+import io.idempotent.IdempotencyObserver;
+import io.idempotent.MissingKeyPolicy;
+import io.idempotent.TimeSource;
 import io.idempotent.internal.DurationLimits;
+import io.idempotent.internal.EngineSettings;
 import io.idempotent.internal.JacksonResultCodec;
 import io.idempotent.spi.IdempotencyStore;
 import io.idempotent.spi.ResultCodec;
@@ -93,6 +99,12 @@ public final class IdempotencyConfig {
           "No idempotency store named '" + n + "'; configured stores: " + stores.keySet());
     }
     return s;
+  }
+
+  /** The values the engine runs on. */
+  EngineSettings engineSettings() {
+    return new EngineSettings(this::store, defaultStoreName, defaultTtl, defaultLease, defaultWaitTimeout, time,
+        listener, observer, codec, enabled, missingKeyPolicy, leaseRenewal);
   }
 
   public Map<String, IdempotencyStore> stores() {

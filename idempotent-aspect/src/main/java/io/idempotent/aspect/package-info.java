@@ -1,5 +1,0 @@
-/** Null-marked: types mean non-null unless annotated {@code @Nullable} (checked by NullAway in the build). */
-@NullMarked
-package io.idempotent.aspect;
-
-import org.jspecify.annotations.NullMarked;
