@@ -37,7 +37,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class IdempotencyEngine {
 
-  static final System.Logger LOG = System.getLogger("io.idempotent");
   private static final ThreadLocal<CallOutcome> LAST = new ThreadLocal<>();
 
   private final EngineSettings settings;
