@@ -49,7 +49,8 @@ import org.springframework.util.ClassUtils;
     "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration"})
 @EnableConfigurationProperties(IdempotencyProperties.class)
 @Import({StoreConfigurations.SqlStore.class, StoreConfigurations.RedisStore.class,
-    StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class, MetricsConfiguration.class}) // stores in this order
+    StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class, HttpFilterMissing.class,
+    MetricsConfiguration.class}) // stores in this order
 public class IdempotencyAutoConfiguration {
 
   /** The configuration from the properties, the store, and the application's listeners and codec. */

@@ -363,6 +363,19 @@ class IdempotencyAutoConfigurationTest {
   }
 
   @Test
+  void askingForTheHttpFilter_withoutIdempotentHttp_failsTheStart_namingTheDependency() {
+    org.springframework.boot.test.context.runner.WebApplicationContextRunner web =
+        new org.springframework.boot.test.context.runner.WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(IdempotencyAutoConfiguration.class))
+            .withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader(
+                io.idempotent.http.IdempotencyFilter.class));
+    web.withPropertyValues("idempotent.http.enabled=true").run(context -> assertThat(context).hasFailed()
+        .getFailure().rootCause().hasMessageContaining("idempotent.http.enabled=true")
+        .hasMessageContaining("io.idempotent:idempotent-http"));
+    web.run(context -> assertThat(context).hasNotFailed()); // not asked for: nothing to miss
+  }
+
+  @Test
   void theIdempotentPropertiesAreBound() {
     runner.withPropertyValues("idempotent.ttl=2h", "idempotent.lease=45s", "idempotent.wait-timeout=3s",
         "idempotent.missing-key=run-unprotected").run(context -> {
