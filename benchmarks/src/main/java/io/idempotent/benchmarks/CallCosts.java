@@ -1,9 +1,5 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.jdbi.JdbiIdempotencyStore;
-import io.idempotent.jdbi.TransactionMode;
-import io.idempotent.runtime.Idempotency;
-import io.idempotent.runtime.IdempotencyConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,9 +31,6 @@ public final class CallCosts {
 
   private static final String APPLICATION = "idempotent-costs";
 
-  /** A contender: its first call and its replay of a completed key. */
-  private record Contender(Consumer<String> first, Consumer<String> replay) {}
-
   /** The costs of one contender's calls of one kind, per call. */
   private record Row(String contender, String call, double roundTrips, double statements, double commits,
       double walFlushes, double bytesToServer, double bytesToClient, double walBytes, double clientCpuMicros, double allocatedBytes,
@@ -48,6 +40,7 @@ public final class CallCosts {
 
   public static void main(String[] args) throws Exception {
     int calls = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
+    long microsPerTick = 1_000_000 / clockTicksPerSecond();
     Path markdown = args.length > 1 ? Path.of(args[1]) : null;
     String user = System.getProperty("idempotent.bench.postgres.user", "idempotent");
     String password = System.getProperty("idempotent.bench.postgres.password", "idempotent");
@@ -58,50 +51,27 @@ public final class CallCosts {
       Charges charges = new Charges();
       try (SqlRig rig = new SqlRig(BenchDatabase.postgres, 4);
           Connection direct = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/idempotent_test",
-              user, password)) {
-        JdbiIdempotencyStore store = rig.storeBuilder().build();
-        Idempotency.install(IdempotencyConfig.builder().store(store).build());
-        Idempotency scoped = Idempotency.create(IdempotencyConfig.builder()
-            .store(rig.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build()).build());
-        HandWrittenJdbc handWritten = new HandWrittenJdbc(rig.pool, BenchDatabase.postgres, SqlRig.RECORDS);
-        rig.createCamelTable();
-        rig.createFloorTable();
-        MinimalFloor floor = new MinimalFloor(rig.pool, BenchDatabase.postgres, SqlRig.FLOOR);
-        try (CamelPeer camel = new CamelPeer(rig.pool, Charges.CHARGE)) {
-          Map<String, Contender> contenders = new LinkedHashMap<>();
-          Consumer<String> idempotent = k -> charges.charge(k, 1999);
-          contenders.put("@Idempotent, independent", new Contender(idempotent, idempotent));
-          Consumer<String> txScoped = k -> scoped.call(Charges.CHARGE, Receipt.class).key(k).payload(k, 1999L)
-              .run(() -> charges.plain(k, 1999));
-          contenders.put("@Idempotent, transaction-scoped", new Contender(txScoped, txScoped));
-          Consumer<String> hand = k -> handWritten.call(Charges.CHARGE, k, 1999, () -> charges.plain(k, 1999));
-          contenders.put("hand-written", new Contender(hand, hand));
-          Consumer<String> minimal = k -> floor.call(Charges.CHARGE, k, 1999, () -> charges.plain(k, 1999));
-          contenders.put("minimal two-commit floor", new Contender(minimal, minimal));
-          contenders.put("Camel add+confirm / contains",
-              new Contender(k -> camel.first(k, () -> charges.plain(k, 1999)), camel::duplicate));
-          for (Map.Entry<String, Contender> e : contenders.entrySet()) {
-            Keys keys = new Keys();
-            for (String k : keys.replayKeys()) {
-              e.getValue().first().accept(k);
-            }
-            long executed = charges.executions.get();
-            measure(e.getKey(), "first call", e.getValue().first(), keys::fresh, calls / 4, tap, direct);
-            rows.add(measure(e.getKey(), "first call", e.getValue().first(), keys::fresh, calls, tap, direct));
-            executed = charges.executions.get() - executed;
-            if (executed != calls + calls / 4) {
-              throw new IllegalStateException(e.getKey() + ": " + executed + " executions for " + (calls + calls / 4)
-                  + " first calls");
-            }
-            measure(e.getKey(), "replay", e.getValue().replay(), keys::replay, calls / 4, tap, direct);
-            long before = charges.executions.get();
-            rows.add(measure(e.getKey(), "replay", e.getValue().replay(), keys::replay, calls, tap, direct));
-            if (charges.executions.get() != before) {
-              throw new IllegalStateException(e.getKey() + ": a replay ran the method");
-            }
+              user, password);
+          PostgresContenders contenders = new PostgresContenders(rig, charges)) {
+        for (Map.Entry<String, PostgresContenders.Contender> e : contenders.all().entrySet()) {
+          Keys keys = new Keys();
+          for (String k : keys.replayKeys()) {
+            e.getValue().first().accept(k);
           }
-        } finally {
-          Idempotency.uninstall();
+          long executed = charges.executions.get();
+          repeat(e.getValue().first(), keys::fresh, calls / 4); // warm-up
+          rows.add(measure(e.getKey(), "first call", e.getValue().first(), keys::fresh, calls, tap, direct, microsPerTick));
+          executed = charges.executions.get() - executed;
+          if (executed != calls + calls / 4) {
+            throw new IllegalStateException(e.getKey() + ": " + executed + " executions for " + (calls + calls / 4)
+                + " first calls");
+          }
+          repeat(e.getValue().replay(), keys::replay, calls / 4); // warm-up
+          long before = charges.executions.get();
+          rows.add(measure(e.getKey(), "replay", e.getValue().replay(), keys::replay, calls, tap, direct, microsPerTick));
+          if (charges.executions.get() != before) {
+            throw new IllegalStateException(e.getKey() + ": a replay ran the method");
+          }
         }
       }
     }
@@ -113,23 +83,21 @@ public final class CallCosts {
   }
 
   private static Row measure(String contender, String call, Consumer<String> body, java.util.function.Supplier<String> keys,
-      int calls, WireTap tap, Connection direct) throws Exception {
+      int calls, WireTap tap, Connection direct, long microsPerTick) throws Exception {
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long self = Thread.currentThread().getId();
     List<Long> servers = serverPids(direct);
     long syncs = walSyncs(direct);
     long ticks = serverTicks(servers);
-    long wal = lsn(direct);
+    long wal = PostgresContenders.walPosition(direct);
     tap.reset();
     long cpu = threads.getCurrentThreadCpuTime();
     long allocated = threads.getThreadAllocatedBytes(self);
-    for (int i = 0; i < calls; i++) {
-      body.accept(keys.get());
-    }
+    repeat(body, keys, calls);
     cpu = threads.getCurrentThreadCpuTime() - cpu;
     allocated = threads.getThreadAllocatedBytes(self) - allocated;
     WireTap.Counts wire = tap.counts();
-    wal = lsn(direct) - wal;
+    wal = PostgresContenders.walPosition(direct) - wal;
     ticks = serverTicks(servers) - ticks;
     syncs = walSyncs(direct) - syncs;
     if (!serverPids(direct).equals(servers)) {
@@ -138,7 +106,13 @@ public final class CallCosts {
     double n = calls;
     return new Row(contender, call, wire.roundTrips() / n, wire.statements() / n, wire.commits() / n, syncs / n,
         wire.bytesToServer() / n, wire.bytesToClient() / n, wal / n, cpu / 1_000.0 / n, allocated / n,
-        ticks * (1_000_000.0 / clockTicksPerSecond()) / n);
+        ticks * (double) microsPerTick / n);
+  }
+
+  private static void repeat(Consumer<String> body, java.util.function.Supplier<String> keys, int calls) {
+    for (int i = 0; i < calls; i++) {
+      body.accept(keys.get());
+    }
   }
 
   private static List<Long> serverPids(Connection direct) throws SQLException {
@@ -181,14 +155,6 @@ public final class CallCosts {
         rs.next();
         return rs.getLong(1);
       }
-    }
-  }
-
-  private static long lsn(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 
