@@ -3,6 +3,7 @@ package io.idempotent.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
+import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * The databases the SQL benchmarks run on. PostgreSQL is the server of the tests
@@ -14,8 +15,11 @@ public enum BenchDatabase {
   h2mem,
   postgres;
 
-  /** A HikariCP pool on a database of its own for this run (H2), or on the server (PostgreSQL). */
-  HikariDataSource pool(int size, Path h2Directory) {
+  /**
+   * A HikariCP pool on a database of its own for this run (H2), or on the server (PostgreSQL); with
+   * {@code counts} (H2 only, else null), its connections are made through it.
+   */
+  HikariDataSource pool(int size, Path h2Directory, JdbcCounts counts) {
     HikariConfig hc = new HikariConfig();
     hc.setPoolName("bench-" + name());
     hc.setMaximumPoolSize(size);
@@ -33,6 +37,16 @@ public enum BenchDatabase {
     if (this != postgres) {
       hc.setUsername("sa");
       hc.setPassword("");
+      if (counts != null) {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL(hc.getJdbcUrl());
+        h2.setUser("sa");
+        h2.setPassword("");
+        hc.setJdbcUrl(null);
+        hc.setDataSource(counts.wrap(h2));
+      }
+    } else if (counts != null) {
+      throw new IllegalArgumentException("PostgreSQL is counted on the wire (WireTap), not through JDBC");
     }
     return new HikariDataSource(hc);
   }

@@ -29,13 +29,18 @@ final class SqlRig implements AutoCloseable {
   private final Path h2Directory;
 
   SqlRig(BenchDatabase db, int poolSize) {
+    this(db, poolSize, null);
+  }
+
+  /** With the pool's connections made through {@code counts} (H2 only; null: directly). */
+  SqlRig(BenchDatabase db, int poolSize, JdbcCounts counts) {
     this.db = db;
     try {
       this.h2Directory = Files.createTempDirectory("idempotent-bench-h2");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    this.pool = db.pool(poolSize, h2Directory);
+    this.pool = db.pool(poolSize, h2Directory, counts);
     this.jdbi = Jdbi.create(pool);
     dropTables();
   }

@@ -2,6 +2,7 @@ package io.idempotent.benchmarks;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,16 +31,16 @@ public final class WalBytes {
     Charges charges = new Charges();
     Keys keys = new Keys();
     try (SqlRig rig = new SqlRig(BenchDatabase.postgres, 4);
-        PostgresContenders contenders = new PostgresContenders(rig, charges)) {
+        SqlContenders contenders = new SqlContenders(rig, charges)) {
       Map<String, List<Double>> perCall = new LinkedHashMap<>();
       try (Connection c = rig.pool.getConnection()) {
         for (int round = -1; round < rounds; round++) { // round -1 warms up
-          for (Map.Entry<String, PostgresContenders.Contender> e : contenders.all().entrySet()) {
-            long before = PostgresContenders.walPosition(c);
+          for (Map.Entry<String, SqlContenders.Contender> e : contenders.all().entrySet()) {
+            long before = walPosition(c);
             for (int i = 0; i < calls; i++) {
               e.getValue().first().accept(keys.fresh());
             }
-            long bytes = PostgresContenders.walPosition(c) - before;
+            long bytes = walPosition(c) - before;
             if (round >= 0) {
               perCall.computeIfAbsent(e.getKey(), x -> new ArrayList<>()).add(bytes / (double) calls);
             }
@@ -68,4 +69,14 @@ public final class WalBytes {
       }
     }
   }
+
+  /** The server's position in its write-ahead log, in bytes. */
+  static long walPosition(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
 }

@@ -70,10 +70,21 @@ final class H2Statements extends TableStatements {
 
   @Override
   @Nullable Claim claim(Connection c, ClaimRequest r) {
+    Claim found = liveClaim(c, r);
+    return found != null ? found : claimAbsent(c, r);
+  }
+
+  /** The answer a live row of the key gives (a replay, a duplicate in progress): one read, no write; or null. */
+  @Nullable Claim liveClaim(Connection c, ClaimRequest r) {
     StoredRow live = readRow(c, readSql, r.key());
-    if (live != null) {
-      return claimFrom(live, r); // a replay or a duplicate: one read, no write
-    }
+    return live == null ? null : claimFrom(live, r);
+  }
+
+  /**
+   * The claim of a key that {@link #liveClaim} found no live row of: an insert, or when the key is there
+   * after all, the merge and a second read.
+   */
+  @Nullable Claim claimAbsent(Connection c, ClaimRequest r) {
     long purgeMicros = purgeMicros(r.leaseMicros());
     try (PreparedStatement ps = insertSql.prepare(c)) {
       bindClaim(insertSql, ps, r);

@@ -41,10 +41,20 @@ abstract class NoWaitClaim {
    * As {@link #claim}, as the first statement of a transaction of the store's own, which then stays open
    * while the method runs: it also sets what that transaction needs whatever the session's defaults are
    * (a DBA's {@code SERIALIZABLE} default, an idle-in-transaction timeout that would end it while the method
-   * runs). {@link #ownEnded} puts back what must be put back once the transaction is over.
+   * runs). {@link #ownEnded} puts back what must be put back once the transaction is over. Called only
+   * after {@link #liveBeforeOwn} found no live row of the key on {@code c}.
    */
   TableStatements.@Nullable Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
     return claim(c, r);
+  }
+
+  /**
+   * The answer a live row of the key gives (a replay, a duplicate in progress), read on {@code c} before
+   * the store's own transaction begins, where a read costs no round trip (H2 runs in the application's
+   * process); null when there is no such row, or where the read is left to the claim statement itself.
+   */
+  TableStatements.@Nullable Claim liveBeforeOwn(Connection c, TableStatements.ClaimRequest r) {
+    return null;
   }
 
   /** The store's own transaction that {@link #claimOwn} began is over (committed or rolled back). */
@@ -73,7 +83,7 @@ abstract class NoWaitClaim {
     return switch (sqlDialect) {
       case POSTGRESQL -> new Postgres(statements);
       case MARIADB -> new InnoDb(statements);
-      case H2 -> new H2(statements);
+      case H2 -> new H2((H2Statements) statements);
     };
   }
 
@@ -272,19 +282,49 @@ abstract class NoWaitClaim {
   }
 
   /**
-   * H2: the claim statements run with {@code LOCK_TIMEOUT 0}, so that meeting another transaction's
-   * uncommitted row fails at once (SQLState {@code HYT00}); the session's own timeout is put back right
-   * after. No hash is involved.
+   * H2: the key's live row is read first, as a plain read (which never waits for a lock there): a replay
+   * or a duplicate is answered by that one statement, before a transaction of the store's own begins.
+   * Otherwise the claim's writes run with a lock timeout of 0, so that meeting another transaction's
+   * uncommitted row fails at once (SQLState {@code HYT00}), and the session's own timeout is put back right
+   * after. The timeout is set on the embedded session itself ({@link H2Sessions}), by SQL only where there
+   * is none (a client of an H2 server). No hash is involved.
    */
   static final class H2 extends NoWaitClaim {
     private static final String READ = "SELECT LOCK_TIMEOUT()";
+    private final H2Statements h2;
 
-    H2(TableStatements statements) {
+    H2(H2Statements statements) {
       super(statements);
+      this.h2 = statements;
+    }
+
+    @Override
+    TableStatements.@Nullable Claim liveBeforeOwn(Connection c, TableStatements.ClaimRequest r) {
+      return h2.liveClaim(c, r);
     }
 
     @Override
     TableStatements.@Nullable Claim claim(Connection c, TableStatements.ClaimRequest r) {
+      TableStatements.Claim live = h2.liveClaim(c, r);
+      return live != null ? live : claimAbsent(c, r);
+    }
+
+    @Override
+    TableStatements.@Nullable Claim claimOwn(Connection c, TableStatements.ClaimRequest r) {
+      return claimAbsent(c, r); // liveBeforeOwn has read the key
+    }
+
+    private TableStatements.@Nullable Claim claimAbsent(Connection c, TableStatements.ClaimRequest r) {
+      org.h2.engine.SessionLocal session = H2Sessions.embedded(c);
+      if (session != null) {
+        int timeout = session.getLockTimeout();
+        session.setLockTimeout(0);
+        try {
+          return busyOnTimeout(c, r);
+        } finally {
+          session.setLockTimeout(timeout);
+        }
+      }
       try (Statement st = c.createStatement()) {
         int timeout;
         try (ResultSet rs = st.executeQuery(READ)) {
@@ -293,17 +333,23 @@ abstract class NoWaitClaim {
         }
         run(st, "SET LOCK_TIMEOUT 0");
         try {
-          return statements.claim(c, r);
-        } catch (IdempotencyStoreException e) {
-          if ("HYT00".equals(NamedSql.sqlState(e))) {
-            return TableStatements.BUSY;
-          }
-          throw e;
+          return busyOnTimeout(c, r);
         } finally {
           run(st, "SET LOCK_TIMEOUT " + timeout);
         }
       } catch (SQLException e) {
         throw Connections.failure(e);
+      }
+    }
+
+    private TableStatements.@Nullable Claim busyOnTimeout(Connection c, TableStatements.ClaimRequest r) {
+      try {
+        return h2.claimAbsent(c, r);
+      } catch (IdempotencyStoreException e) {
+        if ("HYT00".equals(NamedSql.sqlState(e))) {
+          return TableStatements.BUSY;
+        }
+        throw e;
       }
     }
   }

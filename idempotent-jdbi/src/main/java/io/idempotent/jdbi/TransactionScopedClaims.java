@@ -106,6 +106,11 @@ final class TransactionScopedClaims {
       try {
         Connection c = held.connection();
         autoCommit = c.getAutoCommit();
+        TableStatements.Claim live = noWait.liveBeforeOwn(c, r);
+        if (live != null) {
+          ended = autoCommit; // in auto-commit nothing was begun; otherwise the read's transaction is rolled back
+          return answer(live, r);
+        }
         if (autoCommit) {
           c.setAutoCommit(false);
         }

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 /**
  * Wraps a data source and counts the commits it sees: {@code commit()} calls and statements that end in
  * {@code COMMIT}, and apart from them statements executed while auto-commit is on (each of which commits on
- * its own).
+ * its own), reads ({@code SELECT …} prepared) left out: they write nothing to commit.
  */
 final class CommitCounter {
 
@@ -21,6 +21,9 @@ final class CommitCounter {
 
   final AtomicInteger commits = new AtomicInteger();
   final AtomicInteger autoCommitted = new AtomicInteger();
+  final AtomicInteger rollbacks = new AtomicInteger();
+  /** The text of every statement executed, prepared or not, in order. */
+  final java.util.List<String> executed = new java.util.concurrent.CopyOnWriteArrayList<>();
   final DataSource dataSource;
 
   CommitCounter(DataSource target) {
@@ -33,23 +36,31 @@ final class CommitCounter {
       if (m.getName().equals("commit")) {
         commits.incrementAndGet();
       }
+      if (m.getName().equals("rollback")) {
+        rollbacks.incrementAndGet();
+      }
       if (result instanceof Statement s) {
         Class<? extends Statement> type = s instanceof java.sql.PreparedStatement
             ? java.sql.PreparedStatement.class : Statement.class;
         // a statement that ends its transaction itself ("…; COMMIT") commits when it runs
-        boolean commitsItself = args != null && args.length > 0 && args[0] instanceof String sql
-            && sql.trim().toUpperCase(java.util.Locale.ROOT).endsWith("; COMMIT");
-        return statement(type, s, c, commitsItself);
+        String sql = args != null && args.length > 0 && args[0] instanceof String text
+            ? text.trim().toUpperCase(java.util.Locale.ROOT) : "";
+        boolean commitsItself = sql.endsWith("; COMMIT");
+        return statement(type, s, c, commitsItself, sql);
       }
       return result;
     });
   }
 
-  private <S extends Statement> S statement(Class<S> type, Statement s, Connection c, boolean commitsItself) {
-    return proxy(type, type.cast(s), (m, args, result) -> result, () -> {
+  /** @param prepared the prepared statement's text, upper case, or empty for a plain statement */
+  private <S extends Statement> S statement(Class<S> type, Statement s, Connection c, boolean commitsItself,
+      String prepared) {
+    boolean read = prepared.startsWith("SELECT ");
+    return proxy(type, type.cast(s), (m, args, result) -> result, args -> {
+      executed.add(args != null && args.length > 0 && args[0] instanceof String text ? text : prepared);
       if (commitsItself) {
         commits.incrementAndGet();
-      } else if (c.getAutoCommit()) {
+      } else if (c.getAutoCommit() && !read) {
         autoCommitted.incrementAndGet();
       }
     });
@@ -60,7 +71,7 @@ final class CommitCounter {
   }
 
   private interface Before {
-    void run() throws Exception;
+    void run(Object[] args) throws Exception;
   }
 
   private <T> T proxy(Class<T> type, T target, After after) {
@@ -70,7 +81,7 @@ final class CommitCounter {
   private <T> T proxy(Class<T> type, T target, After after, Before beforeExecute) {
     InvocationHandler h = (p, m, args) -> {
       if (beforeExecute != null && EXECUTE.contains(m.getName())) {
-        beforeExecute.run();
+        beforeExecute.run(args);
       }
       try {
         return after.apply(m, args, m.invoke(target, args));

@@ -97,9 +97,29 @@ class TransactionScopedModeTest {
 
     assertThat(result).isEqualTo("done");
     assertThat(counted.commits.get()).as("commits of a first call").isEqualTo(1);
-    assertThat(counted.autoCommitted.get()).as("statements committed on their own").isZero();
+    assertThat(counted.autoCommitted.get()).as("writes committed on their own").isZero();
     assertThat(committedState(db, key)).isEqualTo("COMPLETED");
     assertThat(idempotency.call(NAME, String.class).key(key).execute(() -> "again").replayed()).isTrue();
+  }
+
+  @Test
+  void scoped_onEmbeddedH2_aReplayIsOneRead_andNoClaimSetsTheLockTimeoutBySql() {
+    prepare(TestDatabase.H2);
+    CommitCounter counted = new CommitCounter(TestDatabase.H2.pool());
+    Idempotency idempotency = on(JdbiIdempotencyStore.builder(counted.dataSource)
+        .transactionMode(TransactionMode.TRANSACTION_SCOPED).build());
+    String key = "k-" + UUID.randomUUID();
+    counted.executed.clear();
+    assertThat(idempotency.call(NAME, String.class).key(key).execute(() -> "done").replayed()).isFalse();
+    // a SET clears every H2 session's parsed statements: the timeout is set on the session instead
+    assertThat(counted.executed).as("a first call's statements").noneMatch(sql -> sql.contains("LOCK_TIMEOUT"));
+    counted.executed.clear();
+    counted.rollbacks.set(0);
+
+    assertThat(idempotency.call(NAME, String.class).key(key).execute(() -> "again").replayed()).isTrue();
+
+    assertThat(counted.executed).as("a replay's statements").hasSize(1).allMatch(sql -> sql.startsWith("SELECT "));
+    assertThat(counted.rollbacks.get()).as("a replay begins no transaction to roll back").isZero();
   }
 
   @ParameterizedTest

@@ -3,10 +3,6 @@ package io.idempotent.benchmarks;
 import io.idempotent.jdbi.TransactionMode;
 import io.idempotent.runtime.Idempotency;
 import io.idempotent.runtime.IdempotencyConfig;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -18,7 +14,7 @@ import java.util.function.Consumer;
  * programmatic call on the same table), the hand-written floor, the minimal two-commit floor and Camel.
  * {@link #close()} uninstalls the configuration and stops Camel's repository.
  */
-final class PostgresContenders implements AutoCloseable {
+final class SqlContenders implements AutoCloseable {
 
   /** A contender: its first call and its replay of a completed key. */
   record Contender(Consumer<String> first, Consumer<String> replay) {}
@@ -26,7 +22,7 @@ final class PostgresContenders implements AutoCloseable {
   private final CamelPeer camel;
   private final Map<String, Contender> all = new LinkedHashMap<>();
 
-  PostgresContenders(SqlRig rig, Charges charges) {
+  SqlContenders(SqlRig rig, Charges charges) {
     Idempotency.install(IdempotencyConfig.builder().store(rig.storeBuilder().build()).build());
     Idempotency scoped = Idempotency.create(IdempotencyConfig.builder()
         .store(rig.storeBuilder().transactionMode(TransactionMode.TRANSACTION_SCOPED).build()).build());
@@ -51,15 +47,6 @@ final class PostgresContenders implements AutoCloseable {
   /** The contenders by name, in reporting order. */
   Map<String, Contender> all() {
     return all;
-  }
-
-  /** The server's position in its write-ahead log, in bytes. */
-  static long walPosition(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   @Override
