@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Counts what an application asks of its JDBC driver, for a database with no wire to watch (H2 in the
@@ -53,7 +54,7 @@ final class JdbcCounts {
 
   /** What is done with a call's result before it is returned: counted, or wrapped in turn. */
   private interface After {
-    Object apply(Method m, @org.jspecify.annotations.Nullable Object result);
+    Object apply(Method m, @Nullable Object result);
   }
 
   private static <T> T proxy(Class<T> type, Object target, After after) {
