@@ -53,6 +53,13 @@ public final class TestServers {
   public static final RedisServer REDIS = new RedisServer(System.getProperty("idempotent.test.redis.host", "127.0.0.1"),
       Integer.getInteger("idempotent.test.redis.port", 6379));
 
+  /** The RabbitMQ broker (AMQP 0-9-1); its stock account {@code guest}/{@code guest} is used. */
+  public static final BrokerServer RABBITMQ = new BrokerServer("RabbitMQ", "rabbitmq", 5672,
+      BrokerServer::amqpProblem);
+
+  /** The NATS server, with JetStream on. */
+  public static final BrokerServer NATS = new BrokerServer("NATS", "nats", 4222, BrokerServer::natsProblem);
+
   private static final Map<String, String> PROBLEMS = new ConcurrentHashMap<>();
 
   private TestServers() {}
@@ -256,6 +263,92 @@ public final class TestServers {
     @Override
     public String toString() {
       return "Redis " + address();
+    }
+  }
+
+  /**
+   * A message broker on {@code host:port} ({@code idempotent.test.<id>.host}, {@code .port}), probed in its own
+   * protocol: RabbitMQ must open an AMQP 0-9-1 handshake, NATS must announce JetStream.
+   */
+  public static final class BrokerServer {
+
+    /** Why the broker at a socket cannot be used, or "" when it can; the socket is connected. */
+    interface Probe {
+      String problem(Socket socket) throws IOException;
+    }
+
+    public final String name;
+    public final String host;
+    public final int port;
+    private final String id;
+    private final Probe probe;
+
+    private BrokerServer(String name, String id, int defaultPort, Probe probe) {
+      this(name, id, System.getProperty("idempotent.test." + id + ".host", "127.0.0.1"),
+          Integer.getInteger("idempotent.test." + id + ".port", defaultPort), probe);
+    }
+
+    private BrokerServer(String name, String id, String host, int port, Probe probe) {
+      this.name = name;
+      this.id = id;
+      this.host = host;
+      this.port = port;
+      this.probe = probe;
+    }
+
+    /** The same broker at another address: for tests of the reach-or-skip logic. */
+    public BrokerServer at(String otherHost, int otherPort) {
+      return new BrokerServer(name, id, otherHost, otherPort, probe);
+    }
+
+    /** {@code host:port}. */
+    public String address() {
+      return host + ":" + port;
+    }
+
+    /** Skips the calling test when the broker does not answer, or fails it when servers are required. */
+    public void requireReachable() {
+      TestServers.requireReachable(toString(), this::problem);
+    }
+
+    /** As {@link #requireReachable()}, failing rather than skipping when {@code required}; says nothing. */
+    public void requireReachable(boolean required) {
+      TestServers.requireReachable(toString(), this::problem, required);
+    }
+
+    /** Why the broker cannot be used, or "" when it answers in its protocol. */
+    public String problem() {
+      String advice = " Start it (.ci/start-servers.sh), or point idempotent.test." + id + ".host/port elsewhere.";
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(host, port), 5_000);
+        socket.setSoTimeout(5_000);
+        String problem = probe.problem(socket);
+        return problem.isEmpty() ? "" : name + " at " + address() + " " + problem + "." + advice;
+      } catch (IOException e) {
+        return name + " is not reachable at " + address() + " (" + e.getMessage() + ")." + advice;
+      }
+    }
+
+    /** AMQP 0-9-1: the protocol header is answered with a method frame (Connection.Start). */
+    static String amqpProblem(Socket socket) throws IOException {
+      socket.getOutputStream().write(new byte[] {'A', 'M', 'Q', 'P', 0, 0, 9, 1});
+      int frameType = socket.getInputStream().read();
+      return frameType == 1 ? "" : "did not open an AMQP 0-9-1 connection (first byte " + frameType + ")";
+    }
+
+    /** NATS greets with an {@code INFO} line, which says whether JetStream is on. */
+    static String natsProblem(Socket socket) throws IOException {
+      String info = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+          .readLine();
+      if (info == null || !info.startsWith("INFO ")) {
+        return "did not greet as NATS (" + info + ")";
+      }
+      return info.replace(" ", "").contains("\"jetstream\":true") ? "" : "runs without JetStream (start it with -js)";
+    }
+
+    @Override
+    public String toString() {
+      return name + " " + address();
     }
   }
 }
