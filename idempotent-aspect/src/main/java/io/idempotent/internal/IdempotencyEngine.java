@@ -22,6 +22,8 @@ import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoredOutcome;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -355,6 +357,40 @@ public final class IdempotencyEngine {
     return out;
   }
 
+  OutcomeRecorder recorder() {
+    return recorder;
+  }
+
+  /** How one item of a batch ended: its value or failure, and its outcome (null when it was refused). */
+  public record BatchItem(Object value, Throwable failure, CallOutcome outcome) {}
+
+  /**
+   * Runs a batch of items as one call (docs/MESSAGING.md, Batches): {@code keys.get(i)} and {@code
+   * payloads.get(i)} belong to item {@code i}, which {@code body} runs by its index. Every distinct key is
+   * claimed at once and every outcome recorded at once; the endings come back in the items' order.
+   */
+  public List<BatchItem> batch(CallPlan plan, List<String> keys, List<Object[]> payloads, BatchBody body) {
+    if (!settings.enabled()) {
+      List<BatchItem> items = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          items.add(new BatchItem(body.run(i), null, CallOutcome.UNPROTECTED));
+        } catch (Throwable t) {
+          items.add(new BatchItem(null, t, CallOutcome.UNPROTECTED));
+        }
+      }
+      return items;
+    }
+    plan.checkResultType(settings.codec());
+    return new BatchRun(this, plan, takeOwner()).run(keys, payloads, body);
+  }
+
+  /** Runs the batch's item at {@code index}. */
+  @FunctionalInterface
+  public interface BatchBody {
+    Object run(int index) throws Throwable;
+  }
+
   /** How the lease renewer's reports become events and log lines. */
   LeaseRenewer.Listener renewalListener() {
     return OutcomeRecorder.renewalReports(events);
@@ -370,7 +406,7 @@ public final class IdempotencyEngine {
   }
 
   @SuppressWarnings("FutureReturnValueIgnored") // a stage returned is the caller's result, not dropped
-  private Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {
+  Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable {
     if (outcome.kind() == StoredOutcome.Kind.FAILURE) {
       Throwable failure = FailureReplay.recreate(plan.description, plan.finalExceptions, plan.classLoader, outcome);
       if (plan.shape == CallPlan.ResultShape.STAGE) {
@@ -412,7 +448,7 @@ public final class IdempotencyEngine {
     }
   }
 
-  private void emit(Type type, CallPlan plan, String key, Throwable error) {
+  void emit(Type type, CallPlan plan, String key, Throwable error) {
     events.emit(type, plan, key, error);
   }
 

@@ -110,7 +110,7 @@ final class OutcomeRecorder {
    *
    * @throws io.idempotent.IdempotencyResultException if the value cannot be encoded
    */
-  private StoredOutcome recorded(CallPlan plan, Object result) {
+  StoredOutcome recorded(CallPlan plan, Object result) {
     if (result == null) {
       return StoredOutcome.nullValue();
     }

@@ -172,4 +172,17 @@ public final class Idempotency {
   public <T> IdempotentCall<T> call(String name, Type resultType) {
     return new IdempotentCall<>(engine, name, resultType);
   }
+
+  /**
+   * Starts a batch of messages handled together in namespace {@code name}, each at most once per key, whose
+   * results have type {@code resultType} (docs/MESSAGING.md, Batches).
+   */
+  public <T> IdempotentBatch<T> batch(String name, Class<T> resultType) {
+    return new IdempotentBatch<>(engine, name, resultType);
+  }
+
+  /** Like {@link #batch(String, Class)} for a generic result type such as {@code List<Receipt>}. */
+  public <T> IdempotentBatch<T> batch(String name, Type resultType) {
+    return new IdempotentBatch<>(engine, name, resultType);
+  }
 }

@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idempotent.BatchResult;
+import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
 import io.idempotent.Effects;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyTokenException;
 import io.idempotent.OnInProgress;
+import io.idempotent.Settlement;
 import io.idempotent.internal.StoredKeys;
 import io.idempotent.runtime.Idempotency;
 import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.IdempotentBatch;
 import io.idempotent.runtime.IdempotentCall;
 import io.idempotent.runtime.OneTimeTokens;
+import io.idempotent.spi.BatchClaims;
 import io.idempotent.spi.CallClaim;
 import io.idempotent.spi.CallClaims;
 import io.idempotent.spi.ClaimResult;
@@ -944,5 +949,160 @@ public abstract class IdempotencyStoreContract {
     }
     assertThat(executions).as("each attempt ran, since the first released the key").hasValue(2);
     assertThat(store.find(StoredKeys.compose(ns, null, "k", KeyLimits.rulesOf(store)))).isEmpty();
+  }
+
+  // ---- batches (docs/MESSAGING.md, Batches): the store's BatchClaims where it offers them, and the engine's
+  // batch on every store
+
+  private BatchClaims batchClaims() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(store instanceof BatchClaims,
+        () -> store.getClass().getSimpleName() + " does not offer batch claims");
+    return (BatchClaims) store;
+  }
+
+  @Test
+  void claimAll_claimsAbsentKeys_andAnswersLiveOnes_inTheClaimsOrder() {
+    BatchClaims batch = batchClaims();
+    String running = key("running");
+    String done = key("done");
+    String other = owner();
+    store.claim(running, "fp-running", other, LONG);
+    store.claim(done, "fp-done", other, LONG);
+    store.complete(done, other, value("\"done\""), LONG);
+    String o = owner();
+    List<ClaimResult> results = batch.claimAll(List.of(new BatchClaims.Claim(key("a"), "fp-a"),
+        new BatchClaims.Claim(running, "fp-x"), new BatchClaims.Claim(done, "fp-y"),
+        new BatchClaims.Claim(key("b"), "fp-b")), o, LONG);
+    assertThat(results).extracting(ClaimResult::status).containsExactly(ClaimResult.Status.ACQUIRED,
+        ClaimResult.Status.EXISTING, ClaimResult.Status.EXISTING, ClaimResult.Status.ACQUIRED);
+    assertThat(results.get(1).existing().state()).isEqualTo(RecordState.IN_PROGRESS);
+    assertThat(results.get(1).existing().fingerprint()).isEqualTo("fp-running");
+    assertThat(results.get(2).existing().state()).isEqualTo(RecordState.COMPLETED);
+    assertValue(results.get(2).existing().outcome(), "\"done\"");
+    assertThat(store.find(key("a")).orElseThrow().fingerprint()).isEqualTo("fp-a");
+    assertThat(store.release(key("b"), o)).as("the batch's owner holds what it claimed").isTrue();
+  }
+
+  @Test
+  void claimAll_takesOverExpiredClaims() throws Exception {
+    BatchClaims batch = batchClaims();
+    String stale = owner();
+    store.claim(key("a"), "fp", stale, SHORT);
+    advancePast(SHORT);
+    String o = owner();
+    List<ClaimResult> results = batch.claimAll(List.of(new BatchClaims.Claim(key("a"), "fp"),
+        new BatchClaims.Claim(key("b"), "fp")), o, LONG);
+    assertThat(results).extracting(ClaimResult::status)
+        .containsExactly(ClaimResult.Status.TAKEN_OVER, ClaimResult.Status.ACQUIRED);
+    assertThat(store.complete(key("a"), stale, value("\"stale\""), LONG)).isFalse();
+  }
+
+  @Test
+  void completeAll_recordsTheKeysTheOwnerHolds_andFencesTheRest() {
+    BatchClaims batch = batchClaims();
+    String o = owner();
+    batch.claimAll(List.of(new BatchClaims.Claim(key("a"), "fp"), new BatchClaims.Claim(key("b"), "fp")), o, LONG);
+    store.claim(key("c"), "fp", owner(), LONG);
+    boolean[] recorded = batch.completeAll(List.of(new BatchClaims.Completion(key("a"), value("1")),
+        new BatchClaims.Completion(key("c"), value("3")),
+        new BatchClaims.Completion(key("b"), StoredOutcome.failure("x.Declined", "no", "{}"))), o, LONG);
+    assertThat(recorded).containsExactly(true, false, true);
+    assertValue(store.find(key("a")).orElseThrow().outcome(), "1");
+    assertThat(store.find(key("b")).orElseThrow().outcome().kind()).isEqualTo(StoredOutcome.Kind.FAILURE);
+    assertThat(store.find(key("c")).orElseThrow().state()).isEqualTo(RecordState.IN_PROGRESS);
+  }
+
+  /** A consumer's message: its id is the key, its body the payload. */
+  public record Message(String id, String body) {}
+
+  /** A final business outcome of a message. */
+  public static final class Declined extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public Declined(String message) {
+      super(message);
+    }
+  }
+
+  @Test
+  void engine_batch_runsEachKeyOnce_acrossAndInsideBatches_andSettlesEveryMessage() {
+    Idempotency idempotency = engine();
+    String ns = "batch-" + run;
+    Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+    AtomicInteger transientFailures = new AtomicInteger();
+    IdempotentBatch.Handler<Message, String> handler = m -> {
+      runs.computeIfAbsent(m.id(), id -> new AtomicInteger()).incrementAndGet();
+      if (m.body().equals("declined")) {
+        throw new Declined("declined " + m.id());
+      }
+      if (m.body().equals("flaky") && transientFailures.getAndIncrement() == 0) {
+        throw new IllegalStateException("try again");
+      }
+      return "done " + m.id();
+    };
+    List<Message> first = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      first.add(new Message("m" + i, i == 7 ? "declined" : i == 9 ? "flaky" : "order"));
+    }
+    first.add(new Message("m3", "order")); // a duplicate inside the batch
+    first.add(new Message("m4", "changed")); // a key reused with another payload
+    List<BatchResult<String>> one = idempotency.batch(ns, String.class).finalExceptions(Declined.class)
+        .run(first, Message::id, Message::body, handler);
+    assertThat(one).hasSize(52);
+    assertThat(one.get(0).value()).isEqualTo("done m0");
+    assertThat(one.get(0).outcome()).isEqualTo(CallOutcome.EXECUTED);
+    assertThat(one.get(7).failure()).isInstanceOf(Declined.class);
+    assertThat(one.get(7).settlement()).isEqualTo(Settlement.REJECT);
+    assertThat(one.get(9).settlement()).isEqualTo(Settlement.REQUEUE);
+    assertThat(one.get(50).replayed()).isTrue();
+    assertThat(one.get(50).value()).isEqualTo("done m3");
+    assertThat(one.get(51).failure()).isInstanceOf(io.idempotent.IdempotencyKeyReusedException.class);
+    assertThat(one.get(51).settlement()).isEqualTo(Settlement.REJECT);
+    assertThat(one).filteredOn(r -> r.settlement() == Settlement.ACK).hasSize(49);
+
+    List<BatchResult<String>> again = idempotency.batch(ns, String.class).finalExceptions(Declined.class)
+        .run(first.subList(0, 50), Message::id, Message::body, handler); // the whole batch redelivered
+    assertThat(again.get(0).replayed()).isTrue();
+    assertThat(again.get(0).value()).isEqualTo("done m0");
+    assertThat(again.get(7).replayed()).isTrue();
+    assertThat(again.get(7).failure()).isInstanceOf(Declined.class);
+    assertThat(again.get(9).outcome()).as("its key was released: it ran again").isEqualTo(CallOutcome.EXECUTED);
+    assertThat(again).filteredOn(r -> r.settlement() == Settlement.ACK).hasSize(49);
+    assertThat(runs).hasSize(50);
+    assertThat(runs.entrySet()).allSatisfy(e -> assertThat(e.getValue().get())
+        .as(e.getKey()).isEqualTo(e.getKey().equals("m9") ? 2 : 1));
+  }
+
+  @Test
+  void engine_batchesOfOverlappingKeysOnManyThreads_runEachKeyOnce_andRequeueWhatIsInProgress() throws Exception {
+    Idempotency idempotency = engine();
+    String ns = "batches-" + run;
+    Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+    AtomicInteger unsettled = new AtomicInteger();
+    concurrently(4, () -> {
+      for (int round = 0; round < 20; round++) {
+        List<Message> batch = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+          batch.add(new Message("m" + (round * 10 + i), "order"));
+        }
+        List<BatchResult<String>> results = idempotency.batch(ns, String.class).run(batch, Message::id,
+            Message::body, m -> {
+              runs.computeIfAbsent(m.id(), id -> new AtomicInteger()).incrementAndGet();
+              return m.id();
+            });
+        for (BatchResult<String> r : results) {
+          if (r.settlement() == Settlement.ACK) {
+            assertThat(r.value()).isEqualTo(batch.get(r.index()).id());
+          } else {
+            assertThat(r.settlement()).isEqualTo(Settlement.REQUEUE);
+            assertThat(r.failure()).isInstanceOf(io.idempotent.IdempotencyInProgressException.class);
+            unsettled.incrementAndGet();
+          }
+        }
+      }
+      return null;
+    });
+    assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+    assertThat(runs).hasSize(215);
   }
 }
