@@ -6,6 +6,7 @@ import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyResultException;
+import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.internal.IdempotencyEngine.BatchBody;
 import io.idempotent.internal.IdempotencyEngine.BatchItem;
@@ -158,6 +159,9 @@ final class BatchRun {
     engine.emit(Type.RELEASED_ON_FAILURE, plan, key, cause);
     try {
       store.release(key, owner);
+    } catch (IdempotencyRollbackRequiredException e) {
+      e.addSuppressed(cause); // the batch's transaction holds the item's writes: the whole batch rolls back
+      throw e;
     } catch (RuntimeException e) {
       engine.emit(Type.STORE_ERROR, plan, key, e); // the key stays in progress until its lease runs out
     }

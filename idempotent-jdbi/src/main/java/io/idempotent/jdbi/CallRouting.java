@@ -7,6 +7,7 @@ import io.idempotent.spi.IdempotencyRecord;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a method call's claim and outcome are written, as its declared {@link Effects} (or, undeclared, the
@@ -54,6 +55,14 @@ final class CallRouting {
       case JOINED_TRANSACTION_SCOPED -> new CallRouting(Effects.TRANSACTIONAL, inOwnTransaction, transactions,
           scoped, work, requireTransaction, store);
     };
+  }
+
+  /**
+   * The transaction a batch's claims and outcomes are written in: the one the calling thread has open, in a
+   * mode that joins it (docs/MESSAGING.md, Batches); null when the batch's writes commit at once.
+   */
+  CallerTransactions.@Nullable Transaction batchTransaction() {
+    return undeclaredAs == Effects.TRANSACTIONAL ? transactions.current() : null;
   }
 
   /**

@@ -52,14 +52,19 @@ final class CommittedWork {
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       TableStatements.Claim claim = repeating(c -> statements.claim(c, request));
       if (claim != null) {
-        if (!claim.claimed()) {
-          return ClaimResult.existing(Objects.requireNonNull(claim.existing(), "an unclaimed key's record"));
-        }
-        return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
+        return answer(claim);
       }
     }
     throw new IdempotencyStoreException("The claim did not settle after " + ATTEMPTS + " attempts under"
         + " contention", null);
+  }
+
+  /** What a dialect's claim means to the engine. */
+  static ClaimResult answer(TableStatements.Claim claim) {
+    if (!claim.claimed()) {
+      return ClaimResult.existing(Objects.requireNonNull(claim.existing(), "an unclaimed key's record"));
+    }
+    return claim.takenOver() ? ClaimResult.takenOver() : ClaimResult.acquired();
   }
 
   private static void pause(int attempt) {

@@ -70,6 +70,14 @@ final class NamedSql {
     }
   }
 
+  /** Binds {@code values} as a PostgreSQL {@code text[]}. */
+  void setTexts(PreparedStatement ps, String name, @Nullable String[] values) throws SQLException {
+    java.sql.Array array = ps.getConnection().createArrayOf("text", values);
+    for (int i = first(name); i >= 0; i = next(name, i + 1)) {
+      ps.setArray(i + 1, array);
+    }
+  }
+
   /** The first position of {@code :name}; a name the statement does not have is a programming error. */
   private int first(String name) {
     int i = next(name, 0);

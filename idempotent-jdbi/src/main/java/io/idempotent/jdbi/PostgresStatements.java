@@ -1,10 +1,16 @@
 package io.idempotent.jdbi;
 
+import io.idempotent.spi.OutcomeFields;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +31,8 @@ final class PostgresStatements extends TableStatements {
 
   private final NamedSql claimSql;
   private final NamedSql purgeSql;
+  private final NamedSql claimAllSql;
+  private final NamedSql completeAllSql;
 
   PostgresStatements(TableName table, boolean relaxedClaim) {
     super(table, true);
@@ -37,6 +45,31 @@ final class PostgresStatements extends TableStatements {
         // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
         // evaluated only when a row is about to be written
         relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "", "", ""));
+    // A batch's claim: the same insert for every key of the batch, in key order (two batches with keys in
+    // common lock them in the same order, so neither waits for the other in a cycle), and the live rows of
+    // the keys it did not claim. A key with no row back was hidden by a concurrent commit: claimed again alone.
+    claimAllSql = NamedSql.of("WITH batch AS (SELECT b.k, b.fp FROM unnest(CAST(:keys AS text[]),"
+        + " CAST(:fingerprints AS text[])) AS b(k, fp)),"
+        + " claimed AS (INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
+        + " expires_at, purge_after)"
+        + " SELECT b.k, b.fp, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", " + deadline("purge")
+        + " FROM batch b WHERE NOT EXISTS (SELECT 1 FROM " + t + " l WHERE l.idempotency_key = b.k"
+        + " AND l.expires_at > " + now() + ") ORDER BY b.k"
+        + takeOverExpired()
+        + " RETURNING r.idempotency_key AS k, TRUE AS claimed, " + rowColumns + ")"
+        + " SELECT * FROM claimed"
+        + " UNION ALL"
+        + " SELECT l.idempotency_key, FALSE, " + rowColumns + " FROM " + t + " l JOIN batch b"
+        + " ON l.idempotency_key = b.k WHERE l.expires_at > " + now()
+        + " AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.k = b.k)");
+    // A batch's outcomes: one fenced update of every key, its outcome joined by key
+    completeAllSql = NamedSql.of("UPDATE " + t + " SET " + completedColumns() + ", outcome_kind = o.kind,"
+        + " result_json = o.json, failure_type = o.failure_type, failure_message = o.failure_message"
+        + " FROM unnest(CAST(:keys AS text[]), CAST(:kinds AS text[]), CAST(:jsons AS text[]),"
+        + " CAST(:failureTypes AS text[]), CAST(:failureMessages AS text[]))"
+        + " AS o(k, kind, json, failure_type, failure_message)"
+        + " WHERE idempotency_key = o.k AND state = 'IN_PROGRESS' AND owner_token = :owner"
+        + " RETURNING idempotency_key");
     // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
     // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
     // checked again all the same, so that a row edited by hand is never deleted while it is live
@@ -63,12 +96,7 @@ final class PostgresStatements extends TableStatements {
         + " SELECT :key, :fingerprint, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", "
         + deadline("purge") + insertFrom
         + " WHERE NOT EXISTS (" + liveRow() + ")" + insertsOnlyIf
-        + " ON CONFLICT (idempotency_key) DO UPDATE SET"
-        + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
-        + " taken_over = (r.state = 'IN_PROGRESS'), expires_at = EXCLUDED.expires_at,"
-        + " purge_after = EXCLUDED.purge_after, outcome_kind = NULL, result_json = NULL, failure_type = NULL,"
-        + " failure_message = NULL"
-        + " WHERE r.expires_at <= " + now()
+        + takeOverExpired()
         + " RETURNING TRUE AS claimed, " + rowColumns
         + ")"
         + " SELECT * FROM claimed"
@@ -77,6 +105,16 @@ final class PostgresStatements extends TableStatements {
         + " WHERE idempotency_key = :key AND expires_at > " + now()
         + " AND NOT EXISTS (SELECT 1 FROM claimed)"
         + moreAnswers;
+  }
+
+  /** The conflict clause of a claim's insert (the table aliased {@code r}): an expired row is taken over. */
+  private String takeOverExpired() {
+    return " ON CONFLICT (idempotency_key) DO UPDATE SET"
+        + " fingerprint = EXCLUDED.fingerprint, state = 'IN_PROGRESS', owner_token = EXCLUDED.owner_token,"
+        + " taken_over = (r.state = 'IN_PROGRESS'), expires_at = EXCLUDED.expires_at,"
+        + " purge_after = EXCLUDED.purge_after, outcome_kind = NULL, result_json = NULL, failure_type = NULL,"
+        + " failure_message = NULL"
+        + " WHERE r.expires_at <= " + now();
   }
 
   /** A query of the key's live row, for {@code EXISTS}. */
@@ -144,6 +182,78 @@ final class PostgresStatements extends TableStatements {
     } catch (SQLException e) {
       throw claimSql.failure(e);
     }
+  }
+
+  @Override
+  List<@Nullable Claim> claimAll(Connection c, List<ClaimRequest> requests) {
+    int n = requests.size();
+    String[] keys = new String[n];
+    String[] fingerprints = new String[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = requests.get(i).key();
+      fingerprints[i] = requests.get(i).fingerprint();
+    }
+    ClaimRequest first = requests.get(0);
+    Map<String, Claim> found = new HashMap<>();
+    try (PreparedStatement ps = claimAllSql.prepare(c)) {
+      claimAllSql.setTexts(ps, "keys", keys);
+      claimAllSql.setTexts(ps, "fingerprints", fingerprints);
+      claimAllSql.set(ps, "owner", first.owner());
+      claimAllSql.set(ps, "lease", first.leaseMicros());
+      claimAllSql.set(ps, "purge", purgeMicros(first.leaseMicros()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String key = rs.getString(1);
+          StoredRow row = StoredRow.read(rs, 3);
+          found.put(key, rs.getBoolean(2) ? new Claim(true, row.takenOver(), null)
+              : new Claim(false, false, row.toRecord(key)));
+        }
+      }
+    } catch (SQLException e) {
+      throw claimAllSql.failure(e);
+    }
+    List<@Nullable Claim> claims = new ArrayList<>(n);
+    for (String key : keys) {
+      claims.add(found.get(key));
+    }
+    return claims;
+  }
+
+  @Override
+  boolean[] completeAll(Connection c, List<String> keys, String owner, List<OutcomeFields> outcomes, long ttlMicros) {
+    int n = keys.size();
+    String[] kinds = new String[n];
+    String[] jsons = new String[n];
+    String[] failureTypes = new String[n];
+    String[] failureMessages = new String[n];
+    for (int i = 0; i < n; i++) {
+      OutcomeFields o = outcomes.get(i);
+      kinds[i] = o.kind();
+      jsons[i] = o.json();
+      failureTypes[i] = o.failureType();
+      failureMessages[i] = o.failureMessage();
+    }
+    Set<String> completed = new HashSet<>();
+    try (PreparedStatement ps = completeAllSql.prepare(c)) {
+      completeAllSql.setTexts(ps, "keys", keys.toArray(new String[0]));
+      completeAllSql.setTexts(ps, "kinds", kinds);
+      completeAllSql.setTexts(ps, "jsons", jsons);
+      completeAllSql.setTexts(ps, "failureTypes", failureTypes);
+      completeAllSql.setTexts(ps, "failureMessages", failureMessages);
+      bindCompletionTimes(completeAllSql, ps, owner, ttlMicros);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          completed.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw completeAllSql.failure(e);
+    }
+    boolean[] done = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      done[i] = completed.contains(keys.get(i));
+    }
+    return done;
   }
 
   @Override

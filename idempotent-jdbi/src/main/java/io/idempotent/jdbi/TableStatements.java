@@ -84,12 +84,7 @@ abstract class TableStatements {
     String outcome = ", outcome_kind = :kind, result_json = :json, failure_type = :failureType,"
         + " failure_message = :failureMessage";
     if (purgeColumn) {
-      // purge_after stays as the claim set it when it lies in [expiry, expiry + ttl]: no indexed column
-      // changes; otherwise it becomes the expiry itself
-      String expiry = deadline("ttl");
-      this.completeText = "UPDATE " + t + " SET state = 'COMPLETED', expires_at = " + expiry
-          + ", purge_after = CASE WHEN purge_after >= " + expiry + " AND purge_after <= " + deadline("twoTtl")
-          + " THEN purge_after ELSE " + expiry + " END" + outcome + fenced;
+      this.completeText = "UPDATE " + t + " SET " + completedColumns() + outcome + fenced;
       this.renewSql = NamedSql.of("UPDATE " + t + " SET expires_at = " + deadline("lease")
           + ", purge_after = GREATEST(purge_after, " + deadline("lease") + ")" + fenced);
     } else {
@@ -102,6 +97,17 @@ abstract class TableStatements {
     this.releaseSql = NamedSql.of("DELETE FROM " + t + fenced);
     this.findSql = NamedSql.of("SELECT " + rowColumns + " FROM " + t
         + " WHERE idempotency_key = :key AND expires_at > " + now());
+  }
+
+  /**
+   * The assignments that mark a row COMPLETED, kept for {@code :ttl} (purge column layout): {@code purge_after}
+   * stays as the claim set it when it lies in [expiry, expiry + ttl], so no indexed column changes; otherwise
+   * it becomes the expiry itself.
+   */
+  final String completedColumns() {
+    String expiry = deadline("ttl");
+    return "state = 'COMPLETED', expires_at = " + expiry + ", purge_after = CASE WHEN purge_after >= " + expiry
+        + " AND purge_after <= " + deadline("twoTtl") + " THEN purge_after ELSE " + expiry + " END";
   }
 
   /** The database's current time, fixed for the duration of one statement. */
@@ -122,6 +128,34 @@ abstract class TableStatements {
    * @return the claim, or null when a concurrent change hid the row and the claim must simply be repeated
    */
   abstract @Nullable Claim claim(Connection c, ClaimRequest r);
+
+  /**
+   * Claims each of {@code requests} (distinct keys of one owner) on {@code c}, as {@link #claim} does; where
+   * the database allows it in one statement, otherwise key by key.
+   *
+   * @return one claim per request, in order; null where a concurrent change hid the row (repeat that one)
+   */
+  List<@Nullable Claim> claimAll(Connection c, List<ClaimRequest> requests) {
+    List<@Nullable Claim> claims = new ArrayList<>(requests.size());
+    for (ClaimRequest r : requests) {
+      claims.add(claim(c, r));
+    }
+    return claims;
+  }
+
+  /**
+   * Completes each of {@code keys} held by {@code owner} with the outcome at the same place, as {@link #complete}
+   * does; where the database allows it in one statement, otherwise key by key.
+   *
+   * @return per key, in order, whether it was completed
+   */
+  boolean[] completeAll(Connection c, List<String> keys, String owner, List<OutcomeFields> outcomes, long ttlMicros) {
+    boolean[] done = new boolean[keys.size()];
+    for (int i = 0; i < done.length; i++) {
+      done[i] = complete(c, keys.get(i), owner, outcomes.get(i), ttlMicros) == 1;
+    }
+    return done;
+  }
 
   /** Deletes at most {@code max} expired rows in one short statement. */
   abstract int purgeExpired(Connection c, int max);
@@ -252,6 +286,15 @@ abstract class TableStatements {
   final void bindComplete(NamedSql sql, PreparedStatement ps, String storedKey, String owner, OutcomeFields o,
       long ttlMicros) throws SQLException {
     sql.set(ps, "key", storedKey);
+    bindCompletionTimes(sql, ps, owner, ttlMicros);
+    sql.set(ps, "kind", o.kind());
+    sql.set(ps, "json", o.json());
+    sql.set(ps, "failureType", o.failureType());
+    sql.set(ps, "failureMessage", o.failureMessage());
+  }
+
+  /** Binds a completion's owner and TTL, and notes the TTL as the next claim's guess. */
+  final void bindCompletionTimes(NamedSql sql, PreparedStatement ps, String owner, long ttlMicros) throws SQLException {
     sql.set(ps, "owner", owner);
     sql.set(ps, "ttl", ttlMicros);
     if (purgeColumn) {
@@ -261,10 +304,6 @@ abstract class TableStatements {
         ttlGuessMicros = guess;
       }
     }
-    sql.set(ps, "kind", o.kind());
-    sql.set(ps, "json", o.json());
-    sql.set(ps, "failureType", o.failureType());
-    sql.set(ps, "failureMessage", o.failureMessage());
   }
 
   final int release(Connection c, String storedKey, String owner) {
