@@ -81,7 +81,23 @@ final class BatchRun {
         claimedItems.add(i);
       }
     }
-    List<ClaimResult> results = claimAll(claims);
+    // claimed in key order: two batches with keys in common take their locks in the same order, so neither
+    // waits for the other in a cycle; the items still run in the batch's order
+    Integer[] byKey = new Integer[claims.size()];
+    for (int c = 0; c < byKey.length; c++) {
+      byKey[c] = c;
+    }
+    java.util.Arrays.sort(byKey, java.util.Comparator.comparing(c -> claims.get(c).key()));
+    List<BatchClaims.Claim> sorted = new ArrayList<>(claims.size());
+    for (Integer c : byKey) {
+      sorted.add(claims.get(c));
+    }
+    List<ClaimResult> inKeyOrder = claimAll(sorted);
+    ClaimResult[] answers = new ClaimResult[claims.size()];
+    for (int c = 0; c < byKey.length; c++) {
+      answers[byKey[c]] = inKeyOrder.get(c);
+    }
+    List<ClaimResult> results = List.of(answers);
     List<BatchClaims.Completion> completions = new ArrayList<>();
     List<Integer> completedItems = new ArrayList<>();
     for (int c = 0; c < claims.size(); c++) {
