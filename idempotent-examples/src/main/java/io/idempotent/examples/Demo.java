@@ -2,6 +2,8 @@ package io.idempotent.examples;
 
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.examples.http.CheckoutServer;
+import io.idempotent.examples.rabbitmq.BrokerUnreachableException;
+import io.idempotent.examples.rabbitmq.RabbitBroker;
 import io.idempotent.examples.scenarios.ResultTable;
 import io.idempotent.examples.scenarios.Scenario;
 import io.idempotent.examples.scenarios.ScenarioResult;
@@ -23,6 +25,7 @@ import java.util.List;
  * <pre>
  * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests
  * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests -Dexec.args="--fresh --postgres"
+ * mvn -q -B -pl idempotent-examples -am package exec:java -DskipTests -Dexec.args="--broker rabbitmq"
  * </pre>
  */
 public final class Demo {
@@ -54,6 +57,9 @@ public final class Demo {
       System.err.println("The demo could not open its store: " + e.getMessage()
           + (e.getCause() == null ? "" : "\n  caused by: " + e.getCause().getMessage()));
       System.exit(1);
+    } catch (BrokerUnreachableException e) {
+      System.err.println(e.getMessage());
+      System.exit(1);
     }
   }
 
@@ -73,13 +79,28 @@ public final class Demo {
     server.join();
   }
 
-  /** Plays every scenario on the store {@code options} name, prints to {@code out}, returns the counts. */
+  /**
+   * Plays every scenario on the store {@code options} name, prints to {@code out}, returns the counts.
+   *
+   * @throws BrokerUnreachableException when {@code options} name a broker that does not answer
+   */
   public static List<ScenarioResult> run(DemoOptions options, PrintStream out) throws Exception {
     // fail at start-up, not at the first call, if an annotation has a bad expression
     Idempotency.validate(OrderService.class, WebhookHandler.class, OrderEventsConsumer.class);
+    RabbitBroker rabbit = null;
+    if (options.broker().equals(DemoOptions.RABBITMQ)) {
+      rabbit = new RabbitBroker(options.rabbitUri());
+      String problem = rabbit.problem();
+      if (!problem.isEmpty()) {
+        throw new BrokerUnreachableException(problem + ": start it, or leave out --broker rabbitmq.");
+      }
+    }
     out.println("idempotent demo: an order-and-payment shop, @Idempotent at every layer");
     try (DemoEnvironment env = DemoEnvironment.open(options.jdbiSettings())) {
       out.println("Records are kept in: " + env.location());
+      if (rabbit != null) {
+        out.println("The consumer scenario's messages travel through " + rabbit + ".");
+      }
       if (options.fresh()) {
         out.println("--fresh: forgot " + env.forgetEarlierRuns() + " records of earlier runs");
       }
@@ -90,7 +111,7 @@ public final class Demo {
               + " replay them (--fresh starts over).");
       out.println();
       List<ScenarioResult> results = new ArrayList<>();
-      for (Scenario scenario : Scenarios.all(options.today())) {
+      for (Scenario scenario : Scenarios.all(options.today(), rabbit)) {
         out.println("  " + scenario.id() + ". " + scenario.title() + " ...");
         results.add(scenario.run(env));
       }

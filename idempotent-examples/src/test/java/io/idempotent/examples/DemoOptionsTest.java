@@ -70,4 +70,30 @@ class DemoOptionsTest {
     assertThatThrownBy(() -> DemoOptions.parse(List.of("--port", "70000"), new Properties()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 65535");
   }
+
+  @Test
+  void parse_broker_inProcessByDefault_rabbitmqByFlagOrProperty_othersRefused() {
+    DemoOptions plain = DemoOptions.parse(List.of(), new Properties());
+    assertThat(plain.broker()).isEqualTo(DemoOptions.IN_PROCESS);
+    DemoOptions rabbit = DemoOptions.parse(List.of("--broker", "RabbitMQ"), new Properties());
+    assertThat(rabbit.broker()).isEqualTo(DemoOptions.RABBITMQ);
+    assertThat(rabbit.rabbitUri()).isEqualTo("amqp://guest:guest@127.0.0.1:5672");
+
+    Properties p = new Properties();
+    p.setProperty("demo.broker", "rabbitmq");
+    p.setProperty("demo.rabbitmq.uri", "amqp://shop:secret@mq:5673/orders");
+    DemoOptions fromProperties = DemoOptions.parse(List.of(), p);
+    assertThat(fromProperties.broker()).isEqualTo(DemoOptions.RABBITMQ);
+    assertThat(fromProperties.rabbitUri()).isEqualTo("amqp://shop:secret@mq:5673/orders");
+    assertThat(DemoOptions.parse(List.of("--broker", "in-process"), p).broker()).isEqualTo(DemoOptions.IN_PROCESS);
+
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--broker", "kafka"), new Properties()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kafka");
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--broker"), new Properties()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--broker needs");
+    Properties badUri = new Properties();
+    badUri.setProperty("demo.rabbitmq.uri", "http://mq:5672");
+    assertThatThrownBy(() -> DemoOptions.parse(List.of("--broker", "rabbitmq"), badUri))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not an AMQP URI");
+  }
 }
