@@ -55,6 +55,11 @@ final class LuaScript {
     return name;
   }
 
+  /** The same as the bytes {@code EVALSHA} sends. */
+  byte[] sha1Bytes() {
+    return sha1.clone();
+  }
+
   /** SHA-1 of the script text in hex, as Redis names cached scripts. */
   String sha1() {
     return new String(sha1, StandardCharsets.US_ASCII);

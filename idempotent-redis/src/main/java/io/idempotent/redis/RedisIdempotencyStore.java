@@ -13,6 +13,7 @@ import static io.idempotent.redis.ScriptReplies.text;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
 import io.idempotent.internal.text.Hashing;
+import io.idempotent.spi.BatchClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
@@ -68,7 +69,7 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <p>Thread-safe, as is the pooled {@link UnifiedJedis} it runs on.
  */
-public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits {
+public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits, BatchClaims {
 
   /** The default namespace prefix of every Redis key. */
   public static final String DEFAULT_PREFIX = "idempotent:";
@@ -126,14 +127,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
     ScriptCalls.Reply answer = waitReplicas > 0
         ? calls.runAndWait(LuaScript.CLAIM, redisKey, args, waitReplicas, waitMillis)
         : new ScriptCalls.Reply(calls.run(LuaScript.CLAIM, redisKey, args), -1);
-    List<?> reply = (List<?>) answer.value();
-    String status = String.valueOf(text(reply.get(0)));
-    ClaimResult result = switch (status) {
-      case "ACQUIRED" -> ClaimResult.acquired();
-      case "TAKEN_OVER" -> ClaimResult.takenOver();
-      case "EXISTING" -> ClaimResult.existing(record(key, reply.subList(1, reply.size())));
-      default -> throw malformed("claim", "status " + status);
-    };
+    ClaimResult result = claimResult(key, (List<?>) answer.value());
     if (result.claimed()) {
       long tookNanos = time.nanoTime() - sent;
       if (tookNanos >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
@@ -157,6 +151,100 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
     return result;
   }
 
+  /**
+   * Claims a batch's keys with one claim script per key, pipelined: one round trip (one per server on a
+   * cluster). Each claim is atomic on its key as {@link #claim} is; when the answers come later than the lease,
+   * every key the batch claimed is given back and it fails closed. A store that waits for replicas claims key
+   * by key, each claim waiting for its own.
+   */
+  @Override
+  public List<ClaimResult> claimAll(List<BatchClaims.Claim> claims, String owner, Duration lease) {
+    Objects.requireNonNull(owner, "owner");
+    if (waitReplicas > 0) {
+      List<ClaimResult> results = new ArrayList<>(claims.size());
+      for (BatchClaims.Claim c : claims) {
+        results.add(claim(c.key(), c.fingerprint(), owner, lease));
+      }
+      return results;
+    }
+    long leaseMillis = millis(lease, "lease");
+    settings.requireAgreeing();
+    List<byte[]> redisKeys = new ArrayList<>(claims.size());
+    List<List<byte[]>> args = new ArrayList<>(claims.size());
+    for (BatchClaims.Claim c : claims) {
+      redisKeys.add(redisKey(c.key()));
+      List<byte[]> a = new ArrayList<>(6);
+      a.add(Hashing.exactUtf8(Objects.requireNonNull(c.fingerprint(), "fingerprint")));
+      a.add(Hashing.exactUtf8(owner));
+      addLease(a, leaseMillis);
+      a.add(sendId());
+      args.add(a);
+    }
+    if (claims.isEmpty()) {
+      return List.of();
+    }
+    long sent = time.nanoTime();
+    List<Object> replies = calls.runAll(LuaScript.CLAIM, redisKeys, args);
+    List<ClaimResult> results = new ArrayList<>(claims.size());
+    for (int i = 0; i < claims.size(); i++) {
+      results.add(claimResult(claims.get(i).key(), (List<?>) replies.get(i)));
+    }
+    long tookNanos = time.nanoTime() - sent;
+    if (tookNanos >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
+      IdempotencyStoreException late = new IdempotencyStoreException("Redis answered the claims of a batch after "
+          + Duration.ofNanos(tookNanos).toMillis() + " ms, not within their lease of " + leaseMillis
+          + " ms; the claims were given back and no item runs (make the store's timeout shorter than the lease)");
+      for (int i = 0; i < results.size(); i++) {
+        if (results.get(i).claimed()) {
+          giveBack(redisKeys.get(i), owner, late);
+        }
+      }
+      throw late;
+    }
+    return results;
+  }
+
+  private static ClaimResult claimResult(String key, List<?> reply) {
+    String status = String.valueOf(text(reply.get(0)));
+    return switch (status) {
+      case "ACQUIRED" -> ClaimResult.acquired();
+      case "TAKEN_OVER" -> ClaimResult.takenOver();
+      case "EXISTING" -> ClaimResult.existing(record(key, reply.subList(1, reply.size())));
+      default -> throw malformed("claim", "status " + status);
+    };
+  }
+
+  /**
+   * Records a batch's outcomes with one completion script per key, pipelined: one round trip (one per server
+   * on a cluster). A store that waits for replicas completes key by key.
+   */
+  @Override
+  public boolean[] completeAll(List<BatchClaims.Completion> completions, String owner, Duration ttl) {
+    Objects.requireNonNull(owner, "owner");
+    boolean[] done = new boolean[completions.size()];
+    if (waitReplicas > 0) {
+      for (int i = 0; i < done.length; i++) {
+        done[i] = complete(completions.get(i).key(), owner, completions.get(i).outcome(), ttl);
+      }
+      return done;
+    }
+    long ttlMillis = millis(ttl, "ttl");
+    List<byte[]> redisKeys = new ArrayList<>(completions.size());
+    List<List<byte[]>> args = new ArrayList<>(completions.size());
+    for (BatchClaims.Completion c : completions) {
+      redisKeys.add(redisKey(c.key()));
+      args.add(completionArgs(owner, ttlMillis, OutcomeFields.of(c.outcome()))); // encodes all before writing
+    }
+    if (completions.isEmpty()) {
+      return done;
+    }
+    List<Object> replies = calls.runAll(LuaScript.COMPLETE, redisKeys, args);
+    for (int i = 0; i < done.length; i++) {
+      done[i] = done(replies.get(i));
+    }
+    return done;
+  }
+
   /** Releases a claim the caller will not use, if it is (still) there; a failure is added to {@code cause}. */
   private void giveBack(byte[] redisKey, String owner, IdempotencyStoreException cause) {
     try {
@@ -171,7 +259,18 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(outcome, "outcome");
     long ttlMillis = millis(ttl, "ttl");
-    OutcomeFields fields = OutcomeFields.of(outcome); // may throw IdempotencyResultException: nothing written
+    // may throw IdempotencyResultException: nothing written
+    List<byte[]> args = completionArgs(owner, ttlMillis, OutcomeFields.of(outcome));
+    byte[] redisKey = redisKey(key);
+    if (waitReplicas > 0) {
+      // the outcome is recorded either way; the wait only lets fewer completions be lost in a failover
+      return done(calls.runAndWait(LuaScript.COMPLETE, redisKey, args, waitReplicas, waitMillis).value());
+    }
+    return done(calls.run(LuaScript.COMPLETE, redisKey, args));
+  }
+
+  /** The arguments of complete.lua: owner, TTL, a new completion id, then the outcome's fields. */
+  private static List<byte[]> completionArgs(String owner, long ttlMillis, OutcomeFields fields) {
     List<byte[]> args = new ArrayList<>(11);
     args.add(Hashing.exactUtf8(owner));
     args.add(ascii(ttlMillis));
@@ -180,12 +279,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits 
     field(args, "json", fields.json());
     field(args, "failure_type", fields.failureType());
     field(args, "failure_message", fields.failureMessage());
-    byte[] redisKey = redisKey(key);
-    if (waitReplicas > 0) {
-      // the outcome is recorded either way; the wait only lets fewer completions be lost in a failover
-      return done(calls.runAndWait(LuaScript.COMPLETE, redisKey, args, waitReplicas, waitMillis).value());
-    }
-    return done(calls.run(LuaScript.COMPLETE, redisKey, args));
+    return args;
   }
 
   @Override

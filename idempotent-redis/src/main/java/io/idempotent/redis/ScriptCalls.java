@@ -2,15 +2,19 @@ package io.idempotent.redis;
 
 import io.idempotent.IdempotencyStoreException;
 import java.net.SocketTimeoutException;
+import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -50,6 +54,49 @@ final class ScriptCalls {
     } catch (JedisException e) {
       throw failed(script, e);
     }
+  }
+
+  /**
+   * Runs {@code script} once per key, {@code keys.get(i)} with {@code args.get(i)}, pipelined: one round trip
+   * (per server, on a cluster). The scripts are independent, each atomic on its key. Resent once on a fresh
+   * connection if the connection broke, as {@link #run}; a key whose server did not know the script yet runs
+   * it again alone ({@code EVAL}).
+   */
+  List<Object> runAll(LuaScript script, List<byte[]> keys, List<List<byte[]>> args) {
+    try {
+      try {
+        return pipelined(script, keys, args);
+      } catch (JedisConnectionException e) {
+        if (timedOut(e)) {
+          throw e;
+        }
+        dropIdleConnections();
+        return pipelined(script, keys, args);
+      }
+    } catch (JedisException e) {
+      throw failed(script, e);
+    }
+  }
+
+  private List<Object> pipelined(LuaScript script, List<byte[]> keys, List<List<byte[]>> args) {
+    List<Response<Object>> responses = new ArrayList<>(keys.size());
+    try (AbstractPipeline pipeline = redis.pipelined()) {
+      for (int i = 0; i < keys.size(); i++) {
+        responses.add(pipeline.evalsha(script.sha1Bytes(), List.of(keys.get(i)), args.get(i)));
+      }
+      pipeline.sync();
+    }
+    List<Object> replies = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      Object reply;
+      try {
+        reply = responses.get(i).get();
+      } catch (JedisNoScriptException e) {
+        reply = script.run(redis, keys.get(i), args.get(i)); // taught to the server, then run
+      }
+      replies.add(reply);
+    }
+    return replies;
   }
 
   /**
