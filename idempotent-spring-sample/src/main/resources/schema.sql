@@ -25,3 +25,20 @@ CREATE TABLE IF NOT EXISTS settlement_attempt (
   instance VARCHAR(100) NOT NULL,
   outcome VARCHAR(20) NOT NULL
 );
+
+-- one row per order shipped by Shipments.ship (the orders queue's listener); deliberately without a unique
+-- constraint on order_id, so that an order shipped twice would show as two rows
+CREATE TABLE IF NOT EXISTS shipment (
+  order_id VARCHAR(64) NOT NULL,
+  item VARCHAR(200) NOT NULL,
+  quantity INT NOT NULL,
+  consumer VARCHAR(100) NOT NULL
+);
+
+-- one row per delivery the orders queue's listener handled: how the idempotent call ended (EXECUTED,
+-- REPLAYED, REFUSED) and how the delivery was settled (ACK, REJECT, REQUEUE)
+CREATE TABLE IF NOT EXISTS order_delivery (
+  order_id VARCHAR(64) NOT NULL,
+  outcome VARCHAR(20) NOT NULL,
+  settlement VARCHAR(10) NOT NULL
+);

@@ -17,7 +17,9 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  *   <li>{@link Orders}: a private {@code @Idempotent} method reached by self-invocation, and a
  *       {@code @Transactional} checkout whose outcome commits or rolls back with its rows;</li>
  *   <li>{@link Payments}: {@code @Retryable} around a self-invoked {@code @Idempotent} charge;</li>
- *   <li>{@link SettlementJob}: a {@code @Scheduled} job that runs once per period across instances.</li>
+ *   <li>{@link SettlementJob}: a {@code @Scheduled} job that runs once per period across instances;</li>
+ *   <li>{@link OrderListener}: a {@code @RabbitListener} that ships each order once however often it is
+ *       delivered, with {@code sample.orders.enabled=true}.</li>
  * </ul>
  */
 @SpringBootApplication
