@@ -195,7 +195,7 @@ final class PostgresStatements extends TableStatements {
     }
     ClaimRequest first = requests.get(0);
     Map<String, Claim> found = new HashMap<>();
-    try (PreparedStatement ps = claimAllSql.prepare(c)) {
+    try (PreparedStatement ps = planPerExecution(claimAllSql.prepare(c))) {
       claimAllSql.setTexts(ps, "keys", keys);
       claimAllSql.setTexts(ps, "fingerprints", fingerprints);
       claimAllSql.set(ps, "owner", first.owner());
@@ -234,7 +234,7 @@ final class PostgresStatements extends TableStatements {
       failureMessages[i] = o.failureMessage();
     }
     Set<String> completed = new HashSet<>();
-    try (PreparedStatement ps = completeAllSql.prepare(c)) {
+    try (PreparedStatement ps = planPerExecution(completeAllSql.prepare(c))) {
       completeAllSql.setTexts(ps, "keys", keys.toArray(new String[0]));
       completeAllSql.setTexts(ps, "kinds", kinds);
       completeAllSql.setTexts(ps, "jsons", jsons);
@@ -254,6 +254,24 @@ final class PostgresStatements extends TableStatements {
       done[i] = completed.contains(keys.get(i));
     }
     return done;
+  }
+
+  /**
+   * Keeps the driver from preparing {@code ps} on the server, so that each execution is planned for its own
+   * keys and the table as it is then. A statement that joins a batch's keys to the table is otherwise planned
+   * once, generically, after a few executions; planned on a new table, that plan scans the whole table, and it
+   * is kept while the table grows until the next ANALYZE. Drivers other than PostgreSQL's are left alone.
+   */
+  private static PreparedStatement planPerExecution(PreparedStatement ps) throws SQLException {
+    try {
+      Class<?> pg = Class.forName("org.postgresql.PGStatement", false, ps.getClass().getClassLoader());
+      if (ps.isWrapperFor(pg)) {
+        pg.getMethod("setPrepareThreshold", int.class).invoke(ps.unwrap(pg), 0);
+      }
+    } catch (ReflectiveOperationException | LinkageError e) {
+      // another driver, or one without the setting: its statements keep the driver's own planning
+    }
+    return ps;
   }
 
   @Override
