@@ -45,23 +45,24 @@ final class PostgresStatements extends TableStatements {
         // relaxed: asynchronous commit for this statement's own transaction only (is_local = true);
         // evaluated only when a row is about to be written
         relaxedClaim ? " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed" : "", "", ""));
-    // A batch's claim: the same insert for every key of the batch, in key order (two batches with keys in
-    // common lock them in the same order, so neither waits for the other in a cycle), and the live rows of
-    // the keys it did not claim. A key with no row back was hidden by a concurrent commit: claimed again alone.
+    // A batch's claim: the live rows of its keys, read key by key through the primary key (the lateral
+    // subquery, fenced by OFFSET 0, is never turned into a join that could scan the table), then the same
+    // insert as a single claim's for every other key, in key order (two batches with keys in common lock them
+    // in the same order, so neither waits for the other in a cycle). A key with no row back was hidden by a
+    // concurrent commit: it is claimed again on its own.
     claimAllSql = NamedSql.of("WITH batch AS (SELECT b.k, b.fp FROM unnest(CAST(:keys AS text[]),"
         + " CAST(:fingerprints AS text[])) AS b(k, fp)),"
+        + " live AS (SELECT l.* FROM batch b CROSS JOIN LATERAL (SELECT idempotency_key AS k, " + rowColumns
+        + " FROM " + t + " WHERE idempotency_key = b.k AND expires_at > " + now() + " OFFSET 0) l),"
         + " claimed AS (INSERT INTO " + t + " AS r (idempotency_key, fingerprint, state, owner_token, taken_over,"
         + " expires_at, purge_after)"
         + " SELECT b.k, b.fp, 'IN_PROGRESS', :owner, FALSE, " + deadline("lease") + ", " + deadline("purge")
-        + " FROM batch b WHERE NOT EXISTS (SELECT 1 FROM " + t + " l WHERE l.idempotency_key = b.k"
-        + " AND l.expires_at > " + now() + ") ORDER BY b.k"
+        + " FROM batch b WHERE b.k NOT IN (SELECT k FROM live) ORDER BY b.k"
         + takeOverExpired()
         + " RETURNING r.idempotency_key AS k, TRUE AS claimed, " + rowColumns + ")"
         + " SELECT * FROM claimed"
         + " UNION ALL"
-        + " SELECT l.idempotency_key, FALSE, " + rowColumns + " FROM " + t + " l JOIN batch b"
-        + " ON l.idempotency_key = b.k WHERE l.expires_at > " + now()
-        + " AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.k = b.k)");
+        + " SELECT k, FALSE, " + StoredRow.COLUMNS + ", " + StoredRow.EXPIRES_IN + " FROM live");
     // A batch's outcomes: one fenced update of every key, its outcome joined by key
     completeAllSql = NamedSql.of("UPDATE " + t + " SET " + completedColumns() + ", outcome_kind = o.kind,"
         + " result_json = o.json, failure_type = o.failure_type, failure_message = o.failure_message"
@@ -195,7 +196,7 @@ final class PostgresStatements extends TableStatements {
     }
     ClaimRequest first = requests.get(0);
     Map<String, Claim> found = new HashMap<>();
-    try (PreparedStatement ps = planPerExecution(claimAllSql.prepare(c))) {
+    try (PreparedStatement ps = claimAllSql.prepare(c)) {
       claimAllSql.setTexts(ps, "keys", keys);
       claimAllSql.setTexts(ps, "fingerprints", fingerprints);
       claimAllSql.set(ps, "owner", first.owner());
@@ -258,9 +259,10 @@ final class PostgresStatements extends TableStatements {
 
   /**
    * Keeps the driver from preparing {@code ps} on the server, so that each execution is planned for its own
-   * keys and the table as it is then. A statement that joins a batch's keys to the table is otherwise planned
-   * once, generically, after a few executions; planned on a new table, that plan scans the whole table, and it
-   * is kept while the table grows until the next ANALYZE. Drivers other than PostgreSQL's are left alone.
+   * keys and the table as it is then: for the batch's completion, an update joined to the batch's keys. Such a
+   * statement is otherwise planned once, generically, after a few executions; planned on a new table, that
+   * plan scans the whole table, and it is kept while the table grows until the next ANALYZE. Drivers other
+   * than PostgreSQL's are left alone.
    */
   private static PreparedStatement planPerExecution(PreparedStatement ps) throws SQLException {
     try {
