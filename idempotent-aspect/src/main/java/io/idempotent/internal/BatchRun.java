@@ -8,8 +8,6 @@ import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyResultException;
 import io.idempotent.IdempotencyRollbackRequiredException;
 import io.idempotent.IdempotencyStoreException;
-import io.idempotent.internal.IdempotencyEngine.BatchBody;
-import io.idempotent.internal.IdempotencyEngine.BatchItem;
 import io.idempotent.internal.text.Hashing;
 import io.idempotent.spi.BatchClaims;
 import io.idempotent.spi.ClaimResult;
@@ -31,20 +29,40 @@ import java.util.Map;
  * (replay, fingerprint check, final exceptions); an item whose key is in progress elsewhere is answered as
  * such, never waited for, since the batch holds the keys it claimed. Not thread-safe; one per batch.
  */
-final class BatchRun {
+public final class BatchRun {
 
-  private final IdempotencyEngine engine;
+  /** How one item of a batch ended: its value or failure, and its outcome (null when it was refused). */
+  public record Item(Object value, Throwable failure, CallOutcome outcome) {}
+
+  /** Runs the batch's item at {@code index}. */
+  @FunctionalInterface
+  public interface Body {
+    Object run(int index) throws Throwable;
+  }
+
+  /** What a replay of a recorded outcome returns, or throws (the engine's replay of a call). */
+  @FunctionalInterface
+  interface Replays {
+    Object replayed(CallPlan plan, StoredOutcome outcome) throws Throwable;
+  }
+
+  private final CallEvents events;
+  private final OutcomeRecorder recorder;
+  private final Replays replays;
   private final CallPlan plan;
   private final IdempotencyStore store;
   private final String owner;
   private final Duration lease;
 
-  BatchRun(IdempotencyEngine engine, CallPlan plan, String owner) {
-    this.engine = engine;
+  BatchRun(EngineSettings settings, CallEvents events, OutcomeRecorder recorder, Replays replays, CallPlan plan,
+      String owner) {
+    this.events = events;
+    this.recorder = recorder;
+    this.replays = replays;
     this.plan = plan;
-    this.store = engine.settings().store(plan.storeName);
+    this.store = settings.store(plan.storeName);
     this.owner = owner;
-    this.lease = plan.lease != null ? plan.lease : engine.settings().defaultLease();
+    this.lease = plan.lease != null ? plan.lease : settings.defaultLease();
   }
 
   /**
@@ -54,9 +72,9 @@ final class BatchRun {
    * @throws IdempotencyStoreException when the store could not claim the keys (nothing ran), or could not
    *     record the outcomes of the items that ran (their keys stay in progress until their leases run out)
    */
-  List<BatchItem> run(List<String> keys, List<Object[]> payloads, BatchBody body) {
+  List<Item> run(List<String> keys, List<Object[]> payloads, Body body) {
     int n = keys.size();
-    BatchItem[] endings = new BatchItem[n];
+    Item[] endings = new Item[n];
     String[] storedKeys = new String[n];
     String[] fingerprints = new String[n];
     int[] firstOf = new int[n];
@@ -66,7 +84,7 @@ final class BatchRun {
     for (int i = 0; i < n; i++) {
       String key = keys.get(i);
       if (key == null || key.isBlank()) {
-        endings[i] = new BatchItem(null, new IdempotencyKeyException("The key of item " + i + " of the batch "
+        endings[i] = new Item(null, new IdempotencyKeyException("The key of item " + i + " of the batch "
             + plan.description + " is " + (key == null ? "null" : "blank") + "; it did not run", null, plan.name,
             null), null);
         firstOf[i] = -1;
@@ -129,7 +147,7 @@ final class BatchRun {
       }
       return results;
     } catch (RuntimeException e) {
-      engine.emit(Type.STORE_ERROR, plan, null, e);
+      events.emit(Type.STORE_ERROR, plan, null, e);
       // keys claimed before the failure stay in progress until their leases run out: nothing ran
       throw new IdempotencyStoreException("The idempotency store failed to claim the keys of a batch of "
           + plan.description + "; no item ran", e, plan.name, null);
@@ -137,7 +155,7 @@ final class BatchRun {
   }
 
   /** Runs a claimed item; its outcome joins the completions, or its key is released when it must run again. */
-  private BatchItem runItem(int i, String key, BatchBody body, List<BatchClaims.Completion> completions,
+  private Item runItem(int i, String key, Body body, List<BatchClaims.Completion> completions,
       List<Integer> completedItems) {
     Object value;
     try {
@@ -150,15 +168,15 @@ final class BatchRun {
       } else {
         release(key, t);
       }
-      return new BatchItem(null, t, CallOutcome.EXECUTED);
+      return new Item(null, t, CallOutcome.EXECUTED);
     }
     try {
-      completions.add(new BatchClaims.Completion(key, engine.recorder().recorded(plan, value)));
+      completions.add(new BatchClaims.Completion(key, recorder.recorded(plan, value)));
       completedItems.add(i);
-      return new BatchItem(value, null, CallOutcome.EXECUTED);
+      return new Item(value, null, CallOutcome.EXECUTED);
     } catch (IdempotencyResultException e) {
       release(key, e);
-      return new BatchItem(null, e, CallOutcome.EXECUTED);
+      return new Item(null, e, CallOutcome.EXECUTED);
     }
   }
 
@@ -166,20 +184,20 @@ final class BatchRun {
     try {
       return StoredOutcome.failure(t.getClass().getName(), t.getMessage(), FailureReplay.record(t));
     } catch (FailureReplay.NotRecreatable | RuntimeException e) {
-      engine.emit(Type.STORE_ERROR, plan, key, e);
+      events.emit(Type.STORE_ERROR, plan, key, e);
       return null; // released instead: a redelivery runs it again, as for a single call
     }
   }
 
   private void release(String key, Throwable cause) {
-    engine.emit(Type.RELEASED_ON_FAILURE, plan, key, cause);
+    events.emit(Type.RELEASED_ON_FAILURE, plan, key, cause);
     try {
       store.release(key, owner);
     } catch (IdempotencyRollbackRequiredException e) {
       e.addSuppressed(cause); // the batch's transaction holds the item's writes: the whole batch rolls back
       throw e;
     } catch (RuntimeException e) {
-      engine.emit(Type.STORE_ERROR, plan, key, e); // the key stays in progress until its lease runs out
+      events.emit(Type.STORE_ERROR, plan, key, e); // the key stays in progress until its lease runs out
     }
   }
 
@@ -187,7 +205,7 @@ final class BatchRun {
     if (completions.isEmpty()) {
       return;
     }
-    Duration ttl = engine.recorder().ttl(plan);
+    Duration ttl = recorder.ttl(plan);
     boolean[] recorded;
     try {
       if (store instanceof BatchClaims batch) {
@@ -199,7 +217,7 @@ final class BatchRun {
         }
       }
     } catch (RuntimeException e) {
-      engine.emit(Type.STORE_ERROR, plan, null, e);
+      events.emit(Type.STORE_ERROR, plan, null, e);
       throw new IdempotencyStoreException("The items of a batch of " + plan.description + " ran, but the store"
           + " failed to record their outcomes; their keys stay in progress until their leases run out", e,
           plan.name, null);
@@ -207,44 +225,44 @@ final class BatchRun {
     for (int c = 0; c < recorded.length; c++) {
       String key = storedKeys[items.get(c)];
       boolean failure = completions.get(c).outcome().kind() == StoredOutcome.Kind.FAILURE;
-      engine.emit(!recorded[c] ? Type.LEASE_LOST : failure ? Type.FAILURE_STORED : Type.EXECUTED, plan, key, null);
+      events.emit(!recorded[c] ? Type.LEASE_LOST : failure ? Type.FAILURE_STORED : Type.EXECUTED, plan, key, null);
     }
   }
 
   /** The answer for an item whose key was live: a replay, a reused key or a call in progress elsewhere. */
-  private BatchItem answerFrom(IdempotencyRecord record, String fingerprint, String key) {
+  private Item answerFrom(IdempotencyRecord record, String fingerprint, String key) {
     if (plan.checkPayload && !record.fingerprint().isEmpty() && !record.fingerprint().equals(fingerprint)) {
-      engine.emit(Type.KEY_REUSED, plan, key, null);
-      return new BatchItem(null, reused(key), null);
+      events.emit(Type.KEY_REUSED, plan, key, null);
+      return new Item(null, reused(key), null);
     }
     if (record.state() != RecordState.COMPLETED) {
-      engine.emit(Type.IN_PROGRESS, plan, key, null);
-      return new BatchItem(null, new IdempotencyInProgressException("An item of a batch of " + plan.description
+      events.emit(Type.IN_PROGRESS, plan, key, null);
+      return new Item(null, new IdempotencyInProgressException("An item of a batch of " + plan.description
           + " has the key of a call in progress (key#" + Hashing.shortReference(key) + "); it did not run",
           null, plan.name, Hashing.shortReference(key)), null);
     }
-    engine.emit(Type.REPLAYED, plan, key, null);
+    events.emit(Type.REPLAYED, plan, key, null);
     try {
-      return new BatchItem(engine.replayed(plan, record.outcome()), null, CallOutcome.REPLAYED);
+      return new Item(replays.replayed(plan, record.outcome()), null, CallOutcome.REPLAYED);
     } catch (Throwable t) {
-      return new BatchItem(null, t, CallOutcome.REPLAYED); // a recorded final failure, recreated
+      return new Item(null, t, CallOutcome.REPLAYED); // a recorded final failure, recreated
     }
   }
 
   /** An item whose key an earlier item of the same batch had: answered as a retry of that item would be. */
-  private BatchItem duplicateOf(BatchItem first, String fingerprint, String key, String firstFingerprint) {
+  private Item duplicateOf(Item first, String fingerprint, String key, String firstFingerprint) {
     if (plan.checkPayload && !fingerprint.equals(firstFingerprint)) {
-      engine.emit(Type.KEY_REUSED, plan, key, null);
-      return new BatchItem(null, reused(key), null);
+      events.emit(Type.KEY_REUSED, plan, key, null);
+      return new Item(null, reused(key), null);
     }
     if (first.outcome() == null) {
       return first; // the earlier item was refused: this one is, for the same reason
     }
     if (first.outcome() == CallOutcome.EXECUTED && first.failure() != null && !plan.isFinal(first.failure())) {
-      return new BatchItem(null, first.failure(), null); // its key was released: a redelivery runs it
+      return new Item(null, first.failure(), null); // its key was released: a redelivery runs it
     }
-    engine.emit(Type.REPLAYED, plan, key, null);
-    return new BatchItem(first.value(), first.failure(), CallOutcome.REPLAYED);
+    events.emit(Type.REPLAYED, plan, key, null);
+    return new Item(first.value(), first.failure(), CallOutcome.REPLAYED);
   }
 
   private IdempotencyKeyReusedException reused(String key) {

@@ -357,38 +357,25 @@ public final class IdempotencyEngine {
     return out;
   }
 
-  OutcomeRecorder recorder() {
-    return recorder;
-  }
-
-  /** How one item of a batch ended: its value or failure, and its outcome (null when it was refused). */
-  public record BatchItem(Object value, Throwable failure, CallOutcome outcome) {}
-
   /**
    * Runs a batch of items as one call (docs/MESSAGING.md, Batches): {@code keys.get(i)} and {@code
    * payloads.get(i)} belong to item {@code i}, which {@code body} runs by its index. Every distinct key is
    * claimed at once and every outcome recorded at once; the endings come back in the items' order.
    */
-  public List<BatchItem> batch(CallPlan plan, List<String> keys, List<Object[]> payloads, BatchBody body) {
+  public List<BatchRun.Item> batch(CallPlan plan, List<String> keys, List<Object[]> payloads, BatchRun.Body body) {
     if (!settings.enabled()) {
-      List<BatchItem> items = new ArrayList<>(keys.size());
+      List<BatchRun.Item> items = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
         try {
-          items.add(new BatchItem(body.run(i), null, CallOutcome.UNPROTECTED));
+          items.add(new BatchRun.Item(body.run(i), null, CallOutcome.UNPROTECTED));
         } catch (Throwable t) {
-          items.add(new BatchItem(null, t, CallOutcome.UNPROTECTED));
+          items.add(new BatchRun.Item(null, t, CallOutcome.UNPROTECTED));
         }
       }
       return items;
     }
     plan.checkResultType(settings.codec());
-    return new BatchRun(this, plan, takeOwner()).run(keys, payloads, body);
-  }
-
-  /** Runs the batch's item at {@code index}. */
-  @FunctionalInterface
-  public interface BatchBody {
-    Object run(int index) throws Throwable;
+    return new BatchRun(settings, events, recorder, this::replayed, plan, takeOwner()).run(keys, payloads, body);
   }
 
   /** How the lease renewer's reports become events and log lines. */
@@ -448,7 +435,7 @@ public final class IdempotencyEngine {
     }
   }
 
-  void emit(Type type, CallPlan plan, String key, Throwable error) {
+  private void emit(Type type, CallPlan plan, String key, Throwable error) {
     events.emit(type, plan, key, error);
   }
 

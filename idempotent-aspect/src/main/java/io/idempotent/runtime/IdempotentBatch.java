@@ -3,6 +3,7 @@ package io.idempotent.runtime;
 import io.idempotent.BatchResult;
 import io.idempotent.OnInProgress;
 import io.idempotent.Settlement;
+import io.idempotent.internal.BatchRun;
 import io.idempotent.internal.CallPlan;
 import io.idempotent.internal.IdempotencyEngine;
 import java.lang.reflect.Type;
@@ -101,11 +102,11 @@ public final class IdempotentBatch<T> {
       keys.add(key.apply(m));
       payloads.add(payload != null ? new Object[] {payload.apply(m)} : new Object[0]);
     }
-    List<IdempotencyEngine.BatchItem> endings =
+    List<BatchRun.Item> endings =
         engine.batch(plan, keys, payloads, i -> handler.handle(items.get(i)));
     List<BatchResult<T>> results = new ArrayList<>(endings.size());
     for (int i = 0; i < endings.size(); i++) {
-      IdempotencyEngine.BatchItem e = endings.get(i);
+      BatchRun.Item e = endings.get(i);
       results.add(new BatchResult<>(i, (T) e.value(), e.failure(), e.outcome(),
           Settlement.of(e.failure(), finalExceptions)));
     }

@@ -15,10 +15,8 @@ import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
 import org.jspecify.annotations.Nullable;
@@ -83,8 +81,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
   private final CommittedWork work;
   /** Where a method call's claim goes: the mode's routing. */
   private final CallRouting routing;
-  /** The caller's transaction each open batch claimed its keys in, by the batch's owner token. */
-  private final Map<String, CallerTransactions.Transaction> joinedBatches = new ConcurrentHashMap<>();
+  private final TableBatches batches;
   private final TableSetup setup;
 
   /**
@@ -113,6 +110,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
     this.scoped = new TransactionScopedClaims(connections, statements, NoWaitClaim.of(sqlDialect, statements), transactions);
     this.work = new CommittedWork(connections, statements);
     this.routing = CallRouting.of(mode, transactions, scoped, work, b.requireTransaction, this);
+    this.batches = new TableBatches(statements, work, routing, scoped);
     this.setup = new TableSetup(connections, statements, sqlDialect);
   }
 
@@ -191,7 +189,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
     String storedKey = KEY_RULES.requireAccepted(key);
     ClaimResult result = routing.claim(new TableStatements.ClaimRequest(storedKey, fingerprint, owner, micros(lease)),
         effects);
-    return new TableClaim(storedKey, owner, result);
+    return new TableClaim(this, this::complete, scoped, storedKey, owner, result);
   }
 
   /** Records the outcome, in the claim's transaction where it has one open (see {@link CallClaim#complete}). */
@@ -205,7 +203,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
    *     the completing thread's transaction (if it has one) is not the call's
    * @param call the call's claim, told the caller's transaction the outcome was written in; null for none
    */
-  private boolean complete(String storedKey, String owner, StoredOutcome outcome, Duration ttl, boolean detached,
+  boolean complete(String storedKey, String owner, StoredOutcome outcome, Duration ttl, boolean detached,
       @Nullable TableClaim call) {
     OutcomeFields columns = OutcomeFields.of(outcome); // encodes first: a failure leaves the row untouched
     long ttlMicros = micros(ttl);
@@ -221,147 +219,22 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
     return work.repeating(c -> statements.complete(c, storedKey, owner, columns, ttlMicros), false) == 1;
   }
 
-  /**
-   * Claims a batch's keys: in one statement on PostgreSQL, key by key on the other databases. In a joined
-   * mode with a transaction open on the calling thread they are claimed in it, and its commit records them
-   * with the batch's outcomes and writes; otherwise each claim commits at once.
-   */
+  /** See {@link TableBatches#claimAll}. */
   @Override
   public List<ClaimResult> claimAll(List<BatchClaims.Claim> claims, String owner, Duration lease) {
-    Objects.requireNonNull(owner, "owner");
-    long leaseMicros = micros(lease);
-    List<TableStatements.ClaimRequest> requests = new ArrayList<>(claims.size());
-    for (BatchClaims.Claim c : claims) {
-      requests.add(new TableStatements.ClaimRequest(KEY_RULES.requireAccepted(c.key()),
-          Objects.requireNonNull(c.fingerprint(), "fingerprint"), owner, leaseMicros));
-    }
-    if (requests.isEmpty()) {
-      return List.of();
-    }
-    CallerTransactions.Transaction joined = routing.batchTransaction();
-    List<TableStatements.@Nullable Claim> found = joined != null ? statements.claimAll(joined.connection(), requests)
-        : work.repeating(c -> statements.claimAll(c, requests));
-    List<ClaimResult> results = new ArrayList<>(requests.size());
-    boolean claimedAny = false;
-    for (int i = 0; i < requests.size(); i++) {
-      TableStatements.ClaimRequest r = requests.get(i);
-      TableStatements.Claim claim = found.get(i);
-      // a key whose row a concurrent commit hid from the batch's statement is claimed again on its own
-      ClaimResult result = claim != null ? CommittedWork.answer(claim)
-          : joined != null ? claimAlone(joined, r) : work.claim(r);
-      claimedAny |= result.claimed();
-      results.add(result);
-    }
-    if (joined != null && claimedAny) {
-      joinedBatches.put(owner, joined);
-      for (int i = 0; i < requests.size(); i++) {
-        if (results.get(i).claimed()) {
-          joined.joining(requests.get(i).key(), () -> joinedBatches.remove(owner));
-        }
-      }
-      joined.afterCommit(() -> joinedBatches.remove(owner));
-    }
-    return results;
+    return batches.claimAll(claims, owner, micros(lease));
   }
 
-  private ClaimResult claimAlone(CallerTransactions.Transaction joined, TableStatements.ClaimRequest r) {
-    for (int attempt = 1; attempt <= CommittedWork.ATTEMPTS; attempt++) {
-      TableStatements.Claim claim = statements.claim(joined.connection(), r);
-      if (claim != null) {
-        return CommittedWork.answer(claim);
-      }
-    }
-    throw new io.idempotent.IdempotencyStoreException("The claim did not settle after " + CommittedWork.ATTEMPTS
-        + " attempts under contention", null);
-  }
-
-  /**
-   * Records a batch's outcomes: in one statement on PostgreSQL, key by key on the other databases; in the
-   * transaction the batch claimed its keys in while it is still open.
-   */
+  /** See {@link TableBatches#completeAll}. */
   @Override
   public boolean[] completeAll(List<BatchClaims.Completion> completions, String owner, Duration ttl) {
-    long ttlMicros = micros(ttl);
-    List<String> keys = new ArrayList<>(completions.size());
-    List<OutcomeFields> outcomes = new ArrayList<>(completions.size());
-    for (BatchClaims.Completion c : completions) {
-      keys.add(KEY_RULES.requireAccepted(c.key()));
-      outcomes.add(OutcomeFields.of(c.outcome())); // encodes first: a failure leaves every row untouched
-    }
-    if (keys.isEmpty()) {
-      return new boolean[0];
-    }
-    CallerTransactions.Transaction joined = joinedBatches.get(owner);
-    if (joined != null && joined == scoped.currentOrNone()) {
-      return statements.completeAll(joined.connection(), keys, owner, outcomes, ttlMicros);
-    }
-    // claims committed at once, or with a transaction that has ended since: the batch has run, so its
-    // outcomes wait their turn for a connection even while the store's other operations pause
-    return work.repeating(c -> statements.completeAll(c, keys, owner, outcomes, ttlMicros), false);
-  }
-
-  /** A method call's claim: it knows the caller's transaction its outcome was written in, to run after-commit actions. */
-  private final class TableClaim implements CallClaim {
-    private final String storedKey;
-    private final String owner;
-    private final ClaimResult result;
-    /** The caller's transaction the outcome was written in, or null. Written and read by the call's thread. */
-    private CallerTransactions.@Nullable Transaction joined;
-
-    TableClaim(String storedKey, String owner, ClaimResult result) {
-      this.storedKey = storedKey;
-      this.owner = owner;
-      this.result = result;
-    }
-
-    @Override
-    public ClaimResult result() {
-      return result;
-    }
-
-    @Override
-    public boolean complete(StoredOutcome outcome, Duration ttl) {
-      return JdbiIdempotencyStore.this.complete(storedKey, owner, outcome, ttl, false, this);
-    }
-
-    @Override
-    public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
-      return JdbiIdempotencyStore.this.complete(storedKey, owner, outcome, ttl, true, null);
-    }
-
-    @Override
-    public boolean release() {
-      return JdbiIdempotencyStore.this.release(storedKey, owner);
-    }
-
-    @Override
-    public boolean renew(Duration lease) {
-      return JdbiIdempotencyStore.this.renew(storedKey, owner, lease);
-    }
-
-    /**
-     * When the outcome was written in the caller's transaction (a transactional call), runs {@code action}
-     * after that transaction commits and never if it rolls back; otherwise, where the outcome has committed by
-     * the time {@link #complete} returned, runs it now.
-     */
-    @Override
-    public void afterCommit(Runnable action) {
-      if (joined != null && joined == scoped.currentOrNone()) {
-        joined.afterCommit(action);
-      } else {
-        action.run(); // committed already: on its own, or with a transaction that has ended since
-      }
-    }
+    return batches.completeAll(completions, owner, micros(ttl));
   }
 
   @Override
   public boolean release(String key, String owner) {
     String storedKey = KEY_RULES.requireAccepted(key);
-    if (joinedBatches.containsKey(owner)) {
-      throw new io.idempotent.IdempotencyRollbackRequiredException("An item of a batch failed inside the"
-          + " caller's transaction, which holds the batch's claims and what the item wrote before it failed: the"
-          + " transaction must roll back, and every message of the batch is delivered again", null);
-    }
+    batches.refuseReleaseInCallerTransaction(owner);
     Boolean released = scoped.release(storedKey, owner);
     if (released != null) {
       return released;

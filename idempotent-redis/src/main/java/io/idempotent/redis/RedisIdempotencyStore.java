@@ -1,14 +1,12 @@
 package io.idempotent.redis;
 
 import static io.idempotent.redis.ScriptArguments.addLease;
-import static io.idempotent.redis.ScriptArguments.ascii;
-import static io.idempotent.redis.ScriptArguments.field;
+import static io.idempotent.redis.ScriptArguments.completionArgs;
 import static io.idempotent.redis.ScriptArguments.millis;
 import static io.idempotent.redis.ScriptArguments.sendId;
+import static io.idempotent.redis.ScriptReplies.claimResult;
 import static io.idempotent.redis.ScriptReplies.done;
-import static io.idempotent.redis.ScriptReplies.malformed;
 import static io.idempotent.redis.ScriptReplies.record;
-import static io.idempotent.redis.ScriptReplies.text;
 
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.TimeSource;
@@ -91,6 +89,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits,
   private final long waitMillis;
   private final TimeSource time;
   private final SharedSettings settings;
+  private final RedisBatches batches;
 
   private RedisIdempotencyStore(UnifiedJedis redis, boolean ownsClient, Builder b) {
     this.redis = redis;
@@ -103,6 +102,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits,
     this.waitReplicas = b.waitReplicas;
     this.waitMillis = b.waitTimeout == null ? 0 : millis(b.waitTimeout, "waitTimeout");
     this.time = b.time;
+    this.batches = new RedisBatches(this, keys, keyRules, calls, settings, waitReplicas, time);
   }
 
   public static Builder builder() {
@@ -137,121 +137,30 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits,
             + Duration.ofNanos(tookNanos).toMillis() + " ms, not within its lease of " + leaseMillis
             + " ms; the claim was given back and the method does not run (make the store's timeout shorter"
             + " than the lease)");
-        giveBack(redisKey, owner, late);
+        calls.giveBack(redisKey, owner, late);
         throw late;
       }
       if (waitReplicas > 0 && answer.replicas() < waitReplicas) {
         IdempotencyStoreException unreplicated = new IdempotencyStoreException("The claim reached "
             + answer.replicas() + " of the " + waitReplicas + " replicas waited for within " + waitMillis
             + " ms; it was given back and the method does not run");
-        giveBack(redisKey, owner, unreplicated);
+        calls.giveBack(redisKey, owner, unreplicated);
         throw unreplicated;
       }
     }
     return result;
   }
 
-  /**
-   * Claims a batch's keys with one claim script per key, pipelined: one round trip (one per server on a
-   * cluster). Each claim is atomic on its key as {@link #claim} is; when the answers come later than the lease,
-   * every key the batch claimed is given back and it fails closed. A store that waits for replicas claims key
-   * by key, each claim waiting for its own.
-   */
+  /** See {@link RedisBatches#claimAll}. */
   @Override
   public List<ClaimResult> claimAll(List<BatchClaims.Claim> claims, String owner, Duration lease) {
-    Objects.requireNonNull(owner, "owner");
-    if (waitReplicas > 0) {
-      List<ClaimResult> results = new ArrayList<>(claims.size());
-      for (BatchClaims.Claim c : claims) {
-        results.add(claim(c.key(), c.fingerprint(), owner, lease));
-      }
-      return results;
-    }
-    long leaseMillis = millis(lease, "lease");
-    settings.requireAgreeing();
-    List<byte[]> redisKeys = new ArrayList<>(claims.size());
-    List<List<byte[]>> args = new ArrayList<>(claims.size());
-    for (BatchClaims.Claim c : claims) {
-      redisKeys.add(redisKey(c.key()));
-      List<byte[]> a = new ArrayList<>(6);
-      a.add(Hashing.exactUtf8(Objects.requireNonNull(c.fingerprint(), "fingerprint")));
-      a.add(Hashing.exactUtf8(owner));
-      addLease(a, leaseMillis);
-      a.add(sendId());
-      args.add(a);
-    }
-    if (claims.isEmpty()) {
-      return List.of();
-    }
-    long sent = time.nanoTime();
-    List<Object> replies = calls.runAll(LuaScript.CLAIM, redisKeys, args);
-    List<ClaimResult> results = new ArrayList<>(claims.size());
-    for (int i = 0; i < claims.size(); i++) {
-      results.add(claimResult(claims.get(i).key(), (List<?>) replies.get(i)));
-    }
-    long tookNanos = time.nanoTime() - sent;
-    if (tookNanos >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-      IdempotencyStoreException late = new IdempotencyStoreException("Redis answered the claims of a batch after "
-          + Duration.ofNanos(tookNanos).toMillis() + " ms, not within their lease of " + leaseMillis
-          + " ms; the claims were given back and no item runs (make the store's timeout shorter than the lease)");
-      for (int i = 0; i < results.size(); i++) {
-        if (results.get(i).claimed()) {
-          giveBack(redisKeys.get(i), owner, late);
-        }
-      }
-      throw late;
-    }
-    return results;
+    return batches.claimAll(claims, owner, lease);
   }
 
-  private static ClaimResult claimResult(String key, List<?> reply) {
-    String status = String.valueOf(text(reply.get(0)));
-    return switch (status) {
-      case "ACQUIRED" -> ClaimResult.acquired();
-      case "TAKEN_OVER" -> ClaimResult.takenOver();
-      case "EXISTING" -> ClaimResult.existing(record(key, reply.subList(1, reply.size())));
-      default -> throw malformed("claim", "status " + status);
-    };
-  }
-
-  /**
-   * Records a batch's outcomes with one completion script per key, pipelined: one round trip (one per server
-   * on a cluster). A store that waits for replicas completes key by key.
-   */
+  /** See {@link RedisBatches#completeAll}. */
   @Override
   public boolean[] completeAll(List<BatchClaims.Completion> completions, String owner, Duration ttl) {
-    Objects.requireNonNull(owner, "owner");
-    boolean[] done = new boolean[completions.size()];
-    if (waitReplicas > 0) {
-      for (int i = 0; i < done.length; i++) {
-        done[i] = complete(completions.get(i).key(), owner, completions.get(i).outcome(), ttl);
-      }
-      return done;
-    }
-    long ttlMillis = millis(ttl, "ttl");
-    List<byte[]> redisKeys = new ArrayList<>(completions.size());
-    List<List<byte[]>> args = new ArrayList<>(completions.size());
-    for (BatchClaims.Completion c : completions) {
-      redisKeys.add(redisKey(c.key()));
-      args.add(completionArgs(owner, ttlMillis, OutcomeFields.of(c.outcome()))); // encodes all before writing
-    }
-    if (completions.isEmpty()) {
-      return done;
-    }
-    List<Object> replies = calls.runAll(LuaScript.COMPLETE, redisKeys, args);
-    for (int i = 0; i < done.length; i++) {
-      done[i] = done(replies.get(i));
-    }
-    return done;
-  }
-
-  /** Releases a claim the caller will not use, if it is (still) there; a failure is added to {@code cause}. */
-  private void giveBack(byte[] redisKey, String owner, IdempotencyStoreException cause) {
-    try {
-      calls.run(LuaScript.RELEASE, redisKey, List.of(Hashing.exactUtf8(owner)));
-    } catch (RuntimeException e) {
-      cause.addSuppressed(e);
-    }
+    return batches.completeAll(completions, owner, ttl);
   }
 
   @Override
@@ -267,19 +176,6 @@ public final class RedisIdempotencyStore implements IdempotencyStore, KeyLimits,
       return done(calls.runAndWait(LuaScript.COMPLETE, redisKey, args, waitReplicas, waitMillis).value());
     }
     return done(calls.run(LuaScript.COMPLETE, redisKey, args));
-  }
-
-  /** The arguments of complete.lua: owner, TTL, a new completion id, then the outcome's fields. */
-  private static List<byte[]> completionArgs(String owner, long ttlMillis, OutcomeFields fields) {
-    List<byte[]> args = new ArrayList<>(11);
-    args.add(Hashing.exactUtf8(owner));
-    args.add(ascii(ttlMillis));
-    args.add(sendId());
-    field(args, "kind", fields.kind());
-    field(args, "json", fields.json());
-    field(args, "failure_type", fields.failureType());
-    field(args, "failure_message", fields.failureMessage());
-    return args;
   }
 
   @Override

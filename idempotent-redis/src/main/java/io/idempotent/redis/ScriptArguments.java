@@ -1,8 +1,11 @@
 package io.idempotent.redis;
 
+import io.idempotent.internal.text.Hashing;
+import io.idempotent.spi.OutcomeFields;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -73,5 +76,18 @@ final class ScriptArguments {
 
   static byte[] ascii(long n) {
     return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The arguments of complete.lua: owner, TTL, a new completion id, then the outcome's fields. */
+  static List<byte[]> completionArgs(String owner, long ttlMillis, OutcomeFields fields) {
+    List<byte[]> args = new ArrayList<>(11);
+    args.add(Hashing.exactUtf8(owner));
+    args.add(ascii(ttlMillis));
+    args.add(sendId());
+    field(args, "kind", fields.kind());
+    field(args, "json", fields.json());
+    field(args, "failure_type", fields.failureType());
+    field(args, "failure_message", fields.failureMessage());
+    return args;
   }
 }

@@ -1,6 +1,7 @@
 package io.idempotent.redis;
 
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.internal.text.Hashing;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -174,5 +175,14 @@ final class ScriptCalls {
   private static IdempotencyStoreException failed(LuaScript script, JedisException e) {
     return new IdempotencyStoreException(
         "The Redis idempotency store failed to run its " + script.name() + " script: " + e.getMessage(), e);
+  }
+
+  /** Releases a claim the caller will not use, if it is (still) there; a failure is added to {@code cause}. */
+  void giveBack(byte[] redisKey, String owner, IdempotencyStoreException cause) {
+    try {
+      run(LuaScript.RELEASE, redisKey, List.of(Hashing.exactUtf8(owner)));
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.idempotent.redis;
 
 import io.idempotent.IdempotencyStoreException;
+import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.OutcomeFields;
 import io.idempotent.spi.StoredOutcome;
@@ -49,5 +50,16 @@ final class ScriptReplies {
 
   static @Nullable String text(@Nullable Object o) {
     return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
+  }
+
+  /** What a claim script's reply means. */
+  static ClaimResult claimResult(String key, List<?> reply) {
+    String status = String.valueOf(text(reply.get(0)));
+    return switch (status) {
+      case "ACQUIRED" -> ClaimResult.acquired();
+      case "TAKEN_OVER" -> ClaimResult.takenOver();
+      case "EXISTING" -> ClaimResult.existing(record(key, reply.subList(1, reply.size())));
+      default -> throw malformed("claim", "status " + status);
+    };
   }
 }

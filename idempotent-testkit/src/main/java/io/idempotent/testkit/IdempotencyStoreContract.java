@@ -1013,13 +1013,13 @@ public abstract class IdempotencyStoreContract {
   }
 
   /** A consumer's message: its id is the key, its body the payload. */
-  public record Message(String id, String body) {}
+  private record Message(String id, String body) {}
 
   /** A final business outcome of a message. */
-  public static final class Declined extends RuntimeException {
+  private static final class Declined extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    public Declined(String message) {
+    Declined(String message) {
       super(message);
     }
   }
