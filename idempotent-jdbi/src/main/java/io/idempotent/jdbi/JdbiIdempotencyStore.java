@@ -110,7 +110,7 @@ public final class JdbiIdempotencyStore implements IdempotencyStore, CallScopedC
     this.scoped = new TransactionScopedClaims(connections, statements, NoWaitClaim.of(sqlDialect, statements), transactions);
     this.work = new CommittedWork(connections, statements);
     this.routing = CallRouting.of(mode, transactions, scoped, work, b.requireTransaction, this);
-    this.batches = new TableBatches(statements, work, routing, scoped);
+    this.batches = new TableBatches(KEY_RULES, statements, work, routing, scoped);
     this.setup = new TableSetup(connections, statements, sqlDialect);
   }
 

@@ -5,6 +5,7 @@ import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.BatchClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.OutcomeFields;
+import io.idempotent.spi.StoreKeyRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class TableBatches {
 
+  /** The keys the table keeps as given. */
+  private final StoreKeyRules keyRules;
   private final TableStatements statements;
   private final CommittedWork work;
   private final CallRouting routing;
@@ -26,7 +29,9 @@ final class TableBatches {
   /** The caller's transaction each open batch claimed its keys in, by the batch's owner token. */
   private final Map<String, CallerTransactions.Transaction> joinedBatches = new ConcurrentHashMap<>();
 
-  TableBatches(TableStatements statements, CommittedWork work, CallRouting routing, TransactionScopedClaims scoped) {
+  TableBatches(StoreKeyRules keyRules, TableStatements statements, CommittedWork work, CallRouting routing,
+      TransactionScopedClaims scoped) {
+    this.keyRules = keyRules;
     this.statements = statements;
     this.work = work;
     this.routing = routing;
@@ -42,7 +47,7 @@ final class TableBatches {
     Objects.requireNonNull(owner, "owner");
     List<TableStatements.ClaimRequest> requests = new ArrayList<>(claims.size());
     for (BatchClaims.Claim c : claims) {
-      requests.add(new TableStatements.ClaimRequest(JdbiIdempotencyStore.KEY_RULES.requireAccepted(c.key()),
+      requests.add(new TableStatements.ClaimRequest(keyRules.requireAccepted(c.key()),
           Objects.requireNonNull(c.fingerprint(), "fingerprint"), owner, leaseMicros));
     }
     if (requests.isEmpty()) {
@@ -93,7 +98,7 @@ final class TableBatches {
     List<String> keys = new ArrayList<>(completions.size());
     List<OutcomeFields> outcomes = new ArrayList<>(completions.size());
     for (BatchClaims.Completion c : completions) {
-      keys.add(JdbiIdempotencyStore.KEY_RULES.requireAccepted(c.key()));
+      keys.add(keyRules.requireAccepted(c.key()));
       outcomes.add(OutcomeFields.of(c.outcome())); // encodes first: a failure leaves every row untouched
     }
     if (keys.isEmpty()) {
