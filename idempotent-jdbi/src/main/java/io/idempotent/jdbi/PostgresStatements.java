@@ -63,13 +63,14 @@ final class PostgresStatements extends TableStatements {
         + " SELECT * FROM claimed"
         + " UNION ALL"
         + " SELECT k, FALSE, " + StoredRow.COLUMNS + ", " + StoredRow.EXPIRES_IN + " FROM live");
-    // A batch's outcomes: one fenced update of every key, its outcome joined by key
-    completeAllSql = NamedSql.of("UPDATE " + t + " SET " + completedColumns() + ", outcome_kind = o.kind,"
-        + " result_json = o.json, failure_type = o.failure_type, failure_message = o.failure_message"
-        + " FROM unnest(CAST(:keys AS text[]), CAST(:kinds AS text[]), CAST(:jsons AS text[]),"
-        + " CAST(:failureTypes AS text[]), CAST(:failureMessages AS text[]))"
-        + " AS o(k, kind, json, failure_type, failure_message)"
-        + " WHERE idempotency_key = o.k AND state = 'IN_PROGRESS' AND owner_token = :owner"
+    // A batch's outcomes: one fenced update of the batch's rows, found through the primary key (= ANY), each
+    // given the outcome at its key's place in the arrays
+    String at = "[array_position(CAST(:keys AS text[]), idempotency_key)]";
+    completeAllSql = NamedSql.of("UPDATE " + t + " SET " + completedColumns()
+        + ", outcome_kind = (CAST(:kinds AS text[]))" + at + ", result_json = (CAST(:jsons AS text[]))" + at
+        + ", failure_type = (CAST(:failureTypes AS text[]))" + at
+        + ", failure_message = (CAST(:failureMessages AS text[]))" + at
+        + " WHERE idempotency_key = ANY(CAST(:keys AS text[])) AND state = 'IN_PROGRESS' AND owner_token = :owner"
         + " RETURNING idempotency_key");
     // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
     // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
@@ -259,10 +260,10 @@ final class PostgresStatements extends TableStatements {
 
   /**
    * Keeps the driver from preparing {@code ps} on the server, so that each execution is planned for its own
-   * keys and the table as it is then: for the batch's completion, an update joined to the batch's keys. Such a
-   * statement is otherwise planned once, generically, after a few executions; planned on a new table, that
-   * plan scans the whole table, and it is kept while the table grows until the next ANALYZE. Drivers other
-   * than PostgreSQL's are left alone.
+   * keys and the table as it is then: for the batch's completion, an update of the rows whose key is in an
+   * array. A generic plan, made once after a few executions, knows neither the array's length nor, on a new
+   * table, its size: made early, it scans the whole table, and it is kept while the table grows until the next
+   * ANALYZE. Drivers other than PostgreSQL's are left alone.
    */
   private static PreparedStatement planPerExecution(PreparedStatement ps) throws SQLException {
     try {

@@ -1,8 +1,7 @@
-package com.example.docs.messaging;
+package com.example.docs.messaging.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.docs.messaging.batch.OrderBatches;
 import io.idempotent.BatchResult;
 import io.idempotent.Settlement;
 import io.idempotent.jdbi.JdbiIdempotencyStore;
@@ -36,7 +35,7 @@ class BatchRecipeTest {
         .containsExactly(Settlement.ACK, Settlement.REJECT, Settlement.ACK);
     assertThat(first.get(2).replayed()).isTrue();
     assertThat(again).allSatisfy(r -> assertThat(r.replayed()).isTrue());
-    assertThat(jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM booked_order").mapTo(Integer.class).one()))
-        .isEqualTo(1);
+    int rows = jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM booked_order").mapTo(Integer.class).one());
+    assertThat(rows).isEqualTo(1);
   }
 }
