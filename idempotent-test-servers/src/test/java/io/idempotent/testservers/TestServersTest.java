@@ -158,4 +158,45 @@ class TestServersTest {
       assertThat(c.isValid(5)).isTrue();
     }
   }
+
+  @Test
+  void brokers_closedPort_skipWithTheAddress_andFailWhenServersAreRequired() {
+    for (TestServers.BrokerServer broker : new TestServers.BrokerServer[] {TestServers.RABBITMQ, TestServers.NATS}) {
+      TestServers.BrokerServer closed = broker.at("127.0.0.1", 1);
+      assertThat(closed.problem()).startsWith(broker.name + " is not reachable at 127.0.0.1:1");
+      assertThatThrownBy(() -> closed.requireReachable(true)).isInstanceOf(AssertionFailedError.class)
+          .hasMessageContaining("Servers are required");
+    }
+  }
+
+  @Test
+  void brokers_areProbedInTheirOwnProtocol_soAnotherServerOnThePortIsNoBroker() throws Exception {
+    // a server of another protocol: it answers every connection with an HTTP status line and hangs up
+    try (java.net.ServerSocket other = new java.net.ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress())) {
+      Thread answering = new Thread(() -> {
+        while (!other.isClosed()) {
+          try (java.net.Socket s = other.accept()) {
+            s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+          } catch (java.io.IOException e) {
+            return; // closed
+          }
+        }
+      });
+      answering.setDaemon(true);
+      answering.start();
+      int port = other.getLocalPort();
+      assertThat(TestServers.RABBITMQ.at("127.0.0.1", port).problem())
+          .startsWith("RabbitMQ at 127.0.0.1:" + port + " did not open an AMQP 0-9-1 connection");
+      assertThat(TestServers.NATS.at("127.0.0.1", port).problem())
+          .startsWith("NATS at 127.0.0.1:" + port + " did not greet as NATS (HTTP/1.1 400 Bad Request)");
+    }
+  }
+
+  @Test
+  void brokers_running_answerInTheirProtocols() {
+    TestServers.RABBITMQ.requireReachable();
+    TestServers.NATS.requireReachable();
+    assertThat(TestServers.RABBITMQ.problem()).isEmpty();
+    assertThat(TestServers.NATS.problem()).isEmpty();
+  }
 }
