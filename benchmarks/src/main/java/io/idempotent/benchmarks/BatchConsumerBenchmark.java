@@ -66,10 +66,7 @@ public class BatchConsumerBenchmark {
   @TearDown
   public void tearDown() {
     try {
-      long done = rig.count(SqlRig.ORDERS);
-      if (done != orders.executions.get()) {
-        throw new IllegalStateException(mode + ": " + orders.executions.get() + " executions, " + done + " orders");
-      }
+      rig.requireOneOrderPerExecution(mode, orders.executions.get());
     } finally {
       Idempotency.uninstall();
       camel.close();

@@ -74,6 +74,14 @@ final class SqlRig implements AutoCloseable {
     jdbi.useHandle(h -> h.execute("CREATE TABLE " + ORDERS + " (id VARCHAR(100) PRIMARY KEY, cents BIGINT NOT NULL)"));
   }
 
+  /** Fails when the orders table does not hold one row per execution of {@code contender}'s method. */
+  void requireOneOrderPerExecution(Object contender, long executions) {
+    long done = count(ORDERS);
+    if (done != executions) {
+      throw new IllegalStateException(contender + ": " + executions + " executions, " + done + " orders");
+    }
+  }
+
   long count(String table) {
     try (Handle h = jdbi.open()) {
       return h.createQuery("SELECT COUNT(*) FROM " + table).mapTo(Long.class).one();

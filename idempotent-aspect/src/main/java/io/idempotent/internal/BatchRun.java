@@ -161,7 +161,7 @@ public final class BatchRun {
     try {
       value = body.run(i);
     } catch (Throwable t) {
-      StoredOutcome failure = plan.isFinal(t) ? recordableFailure(t, key) : null;
+      StoredOutcome failure = plan.isFinal(t) ? recorder.finalFailure(plan, key, t) : null;
       if (failure != null) {
         completions.add(new BatchClaims.Completion(key, failure));
         completedItems.add(i);
@@ -177,15 +177,6 @@ public final class BatchRun {
     } catch (IdempotencyResultException e) {
       release(key, e);
       return new Item(null, e, CallOutcome.EXECUTED);
-    }
-  }
-
-  private StoredOutcome recordableFailure(Throwable t, String key) {
-    try {
-      return StoredOutcome.failure(t.getClass().getName(), t.getMessage(), FailureReplay.record(t));
-    } catch (FailureReplay.NotRecreatable | RuntimeException e) {
-      events.emit(Type.STORE_ERROR, plan, key, e);
-      return null; // released instead: a redelivery runs it again, as for a single call
     }
   }
 

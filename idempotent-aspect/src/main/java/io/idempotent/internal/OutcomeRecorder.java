@@ -131,19 +131,12 @@ final class OutcomeRecorder {
   void onFailure(CallPlan plan, IdempotencyStore store, String key, CallClaim claim, Duration lease,
       LeaseRenewer.Renewal renewal, Throwable t) {
     if (plan.isFinal(t)) {
-      String state;
-      try {
-        state = FailureReplay.record(t);
-      } catch (FailureReplay.NotRecreatable | RuntimeException e) {
-        // never record what a replay would not give back as it was: a retry runs the method again instead
-        LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
-            + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
-            + e.getMessage() + "); the key was released and a retry runs the method again");
+      StoredOutcome outcome = finalFailure(plan, key, t);
+      if (outcome == null) {
         release(plan, store, key, claim, t);
         return;
       }
       boolean completed;
-      StoredOutcome outcome = StoredOutcome.failure(t.getClass().getName(), t.getMessage(), state);
       try {
         completed = claim.complete(outcome, ttl(plan));
       } catch (RuntimeException e) {
@@ -158,6 +151,21 @@ final class OutcomeRecorder {
       }
     } else {
       release(plan, store, key, claim, t);
+    }
+  }
+
+  /**
+   * The outcome that records {@code t}, a final exception of the call; null when a replay could not recreate
+   * it as it was, which is never recorded: the key is to be released, and a retry runs the method again.
+   */
+  StoredOutcome finalFailure(CallPlan plan, String key, Throwable t) {
+    try {
+      return StoredOutcome.failure(t.getClass().getName(), t.getMessage(), FailureReplay.record(t));
+    } catch (FailureReplay.NotRecreatable | RuntimeException e) {
+      LOG.log(Level.WARNING, "The final exception " + t.getClass().getName() + " of " + plan.description
+          + " (key#" + Hashing.shortReference(key) + ") was not recorded, because a replay could not recreate it ("
+          + e.getMessage() + "); the key was released and a retry runs the method again");
+      return null;
     }
   }
 

@@ -1,6 +1,7 @@
 package io.idempotent.jdbi;
 
 import io.idempotent.spi.OutcomeFields;
+import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,6 +34,8 @@ final class PostgresStatements extends TableStatements {
   private final NamedSql purgeSql;
   private final NamedSql claimAllSql;
   private final NamedSql completeAllSql;
+  /** Looked up from the first batch completion's statement; null until then. */
+  private volatile @Nullable PrepareThreshold prepareThreshold;
 
   PostgresStatements(TableName table, boolean relaxedClaim) {
     super(table, true);
@@ -265,16 +268,37 @@ final class PostgresStatements extends TableStatements {
    * table, its size: made early, it scans the whole table, and it is kept while the table grows until the next
    * ANALYZE. Drivers other than PostgreSQL's are left alone.
    */
-  private static PreparedStatement planPerExecution(PreparedStatement ps) throws SQLException {
-    try {
-      Class<?> pg = Class.forName("org.postgresql.PGStatement", false, ps.getClass().getClassLoader());
-      if (ps.isWrapperFor(pg)) {
-        pg.getMethod("setPrepareThreshold", int.class).invoke(ps.unwrap(pg), 0);
-      }
-    } catch (ReflectiveOperationException | LinkageError e) {
-      // another driver, or one without the setting: its statements keep the driver's own planning
+  private PreparedStatement planPerExecution(PreparedStatement ps) throws SQLException {
+    PrepareThreshold setting = prepareThreshold;
+    if (setting == null) {
+      setting = PrepareThreshold.of(ps);
+      prepareThreshold = setting; // the same for every statement of the driver: looked up once
     }
+    setting.planPerExecution(ps);
     return ps;
+  }
+
+  /** PostgreSQL's driver's {@code PGStatement.setPrepareThreshold}, or nothing for another driver. */
+  private record PrepareThreshold(@Nullable Class<?> statementType, @Nullable Method setter) {
+
+    static PrepareThreshold of(PreparedStatement ps) {
+      try {
+        Class<?> type = Class.forName("org.postgresql.PGStatement", false, ps.getClass().getClassLoader());
+        return new PrepareThreshold(type, type.getMethod("setPrepareThreshold", int.class));
+      } catch (ReflectiveOperationException | LinkageError e) {
+        return new PrepareThreshold(null, null); // another driver: its statements keep its own planning
+      }
+    }
+
+    void planPerExecution(PreparedStatement ps) throws SQLException {
+      if (statementType != null && setter != null && ps.isWrapperFor(statementType)) {
+        try {
+          setter.invoke(ps.unwrap(statementType), 0);
+        } catch (ReflectiveOperationException e) {
+          // a driver without the setting: the statement keeps the driver's own planning
+        }
+      }
+    }
   }
 
   @Override
