@@ -135,7 +135,10 @@ class JetStreamConsumerTest {
 
   @Test
   void finalException_terminatedAtFirstDelivery_recordedOnce_aCopyReplaysItAndIsTerminated() throws Exception {
-    try (JetStreamFixture f = JetStreamFixture.create(Duration.ofSeconds(1), 5, DEFAULT_WINDOW)) {
+    // an AckWait well above a loaded machine's first batch (its pool and schema are made in it): a
+    // termination sent late would otherwise meet a redelivery the test would count as a second delivery
+    Duration ackWait = Duration.ofSeconds(5);
+    try (JetStreamFixture f = JetStreamFixture.create(ackWait, 5, DEFAULT_WINDOW)) {
       for (int i = 0; i < 5; i++) {
         f.publish(new Order(orderId(i), 100 + i), orderId(i));
       }
@@ -147,9 +150,9 @@ class JetStreamConsumerTest {
       OrderLedger ledger = new OrderLedger(OrderLedger.NextStep.NONE);
       RecordingConsumer consumer = f.consumer(ledger, 50, Duration.ofMillis(100));
       RecordingConsumer.runUntilDrained(f, List.of(consumer), Duration.ofSeconds(30));
-      // two AckWaits more: a terminated message is not delivered again
+      // longer than an AckWait more: a terminated message is not delivered again
       RecordingConsumer.runUntilDrained(f, List.of(consumer), Duration.ofSeconds(30));
-      sleep(Duration.ofSeconds(2));
+      sleep(ackWait.plusSeconds(1));
       assertThat(consumer.fetchBatch()).as("nothing delivered after the terminations").isZero();
 
       for (Order order : bad) {
