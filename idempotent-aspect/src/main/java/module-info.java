@@ -22,6 +22,9 @@ module io.idempotent {
   requires static java.compiler;
   // the nullness annotations are read by tools; the library runs without them
   requires static org.jspecify;
+  // only calls that return a Mono need Reactor (docs/REACTIVE.md); the library runs without it
+  requires static reactor.core;
+  requires static org.reactivestreams;
 
   exports io.idempotent;
   exports io.idempotent.spi;

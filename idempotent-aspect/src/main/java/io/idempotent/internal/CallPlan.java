@@ -26,8 +26,15 @@ public final class CallPlan {
     PRIMITIVE,
     OPTIONAL,
     STAGE,
+    /** A Reactor {@code Mono}: claimed when subscribed, run by {@link AsyncCall}. */
+    MONO,
     OBJECT
   }
+
+  /** The reactive types, named so this class loads without Reactor on the class path. */
+  static final String MONO_TYPE = "reactor.core.publisher.Mono";
+
+  static final String FLUX_TYPE = "reactor.core.publisher.Flux";
 
   final String name;
   final String description;
@@ -114,6 +121,11 @@ public final class CallPlan {
       }
       shape = ResultShape.STAGE;
       resultType = stageValueType(declaredReturnType);
+    } else if (raw.getName().equals(MONO_TYPE)) {
+      shape = ResultShape.MONO;
+      resultType = stageValueType(declaredReturnType);
+    } else if (raw.getName().equals(FLUX_TYPE) || isPublisher(raw)) {
+      throw new IdempotencyConfigurationException(unsupportedPublisher(description, raw.getName()));
     } else {
       shape = ResultShape.OBJECT;
       resultType = declaredReturnType;
@@ -127,6 +139,23 @@ public final class CallPlan {
   static String unsupportedStage(String description, String typeName) {
     return description + " returns " + typeName + "; asynchronous idempotent methods must return"
         + " CompletionStage or CompletableFuture";
+  }
+
+  static String unsupportedPublisher(String description, String typeName) {
+    return description + " returns " + typeName + ", a stream of values; an idempotent call records one"
+        + " outcome, so it must return a Mono (collect a Flux with collectList() into a Mono<List<T>>)";
+  }
+
+  /** Whether {@code raw} is a Reactive Streams publisher other than a Mono (looked up by name). */
+  private static boolean isPublisher(Class<?> raw) {
+    for (Class<?> c = raw; c != null; c = c.getSuperclass()) {
+      for (Class<?> i : c.getInterfaces()) {
+        if (i.getName().equals("org.reactivestreams.Publisher") || isPublisher(i)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   static String skipOnPrimitive(String description) {

@@ -23,8 +23,9 @@ import java.util.function.BiConsumer;
 final class DuplicateWait {
 
   /** A WAIT without a change signal polls the store: after 5 ms first, doubling up to 200 ms. */
-  private static final long FIRST_POLL_NANOS = 5_000_000L;
-  private static final long MAX_POLL_NANOS = 200_000_000L;
+  static final long FIRST_POLL_NANOS = 5_000_000L;
+
+  static final long MAX_POLL_NANOS = 200_000_000L;
 
   private final TimeSource time;
   private final CallEvents events;
@@ -67,6 +68,15 @@ final class DuplicateWait {
     return done;
   }
 
+  /** The wait's deadline passed with the duplicate still in progress: tells, and returns the refusal. */
+  static IdempotencyInProgressException stillInProgress(CallEvents events, CallPlan plan, String key) {
+    events.emit(Type.IN_PROGRESS, plan, key, null);
+    return new IdempotencyInProgressException(
+        "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
+            + ") but it is still in progress; the method did not run again", null, plan.name,
+        Hashing.shortReference(key));
+  }
+
   private IdempotencyRecord awaitCompletion(CallPlan plan, IdempotencyStore store, String key, Duration lease)
       throws InterruptedException {
     SignalWake wake = null;
@@ -74,10 +84,7 @@ final class DuplicateWait {
       long now = time.nanoTime();
       long remaining = deadline - now;
       if (remaining <= 0) {
-        events.emit(Type.IN_PROGRESS, plan, key, null);
-        throw new IdempotencyInProgressException(
-            "Waited for a call of " + plan.description + " with the same key (key#" + Hashing.shortReference(key)
-                + ") but it is still in progress; the method did not run again", null, plan.name, Hashing.shortReference(key));
+        throw stillInProgress(events, plan, key);
       }
       CompletionStage<?> signal = store instanceof ChangeSignals signals ? signals.changeSignal(key) : null;
       if (signal != null) {

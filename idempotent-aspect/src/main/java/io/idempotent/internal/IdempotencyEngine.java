@@ -98,7 +98,7 @@ public final class IdempotencyEngine {
    * own, a replayed final failure, a failure to record after it ran), and its outcome. A call refused
    * without an answer throws instead, and has no outcome.
    */
-  private record Ending(Object value, Throwable thrown, CallOutcome outcome) {
+  record Ending(Object value, Throwable thrown, CallOutcome outcome) {
 
     static Ending returned(Object value, CallOutcome outcome) {
       return new Ending(value, null, outcome);
@@ -226,9 +226,18 @@ public final class IdempotencyEngine {
   }
 
   private Ending onMissingKey(CallPlan plan, String key, String scope, Invocation invocation) throws Throwable {
+    missingKey(plan, key, scope);
+    return Ending.returned(invocation.proceed(), CallOutcome.UNPROTECTED);
+  }
+
+  /**
+   * A call whose key or scope is missing: returns when the policy runs it unprotected, and throws when it
+   * refuses it.
+   */
+  void missingKey(CallPlan plan, String key, String scope) {
     emit(Type.KEY_MISSING, plan, null, null);
     if (settings.missingKeyPolicy() == MissingKeyPolicy.RUN_UNPROTECTED) {
-      return Ending.returned(invocation.proceed(), CallOutcome.UNPROTECTED);
+      return;
     }
     String what = isBlank(key) ? "key" : "scope";
     String value = (isBlank(key) ? key : scope) == null ? "null" : "a blank string";
@@ -246,7 +255,7 @@ public final class IdempotencyEngine {
   }
 
   /** A live claim of the same key, and a policy that does not wait for it: THROW throws, SKIP skips. */
-  private Ending refuseInProgress(CallPlan plan, String key) {
+  Ending refuseInProgress(CallPlan plan, String key) {
     if (plan.onInProgress == OnInProgress.SKIP) {
       emit(Type.SKIPPED, plan, key, null);
       Object skipped = switch (plan.shape) {
@@ -265,14 +274,13 @@ public final class IdempotencyEngine {
   private String takeOwner() {
     String owner = unusedOwner.get();
     if (owner == null) {
-      // one concatenation writes the counter's digits straight into the token: one array, one string
-      return ownerPrefix + ownerCounter.incrementAndGet();
+      return newOwner();
     }
     unusedOwner.set(null);
     return owner;
   }
 
-  private CallClaim claim(
+  CallClaim claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
     try {
       return CallClaims.claim(store, key, fingerprint, owner, lease, plan.effects);
@@ -378,12 +386,37 @@ public final class IdempotencyEngine {
     return new BatchRun(settings, events, recorder, this::replayed, plan, takeOwner()).run(keys, payloads, body);
   }
 
+  /** An owner token no claim has written. */
+  String newOwner() {
+    // one concatenation writes the counter's digits straight into the token: one array, one string
+    return ownerPrefix + ownerCounter.incrementAndGet();
+  }
+
+  /** A call whose method returns its result later, as a stage: {@link AsyncCall}. */
+  @FunctionalInterface
+  public interface AsyncInvocation {
+    /** Starts the method; its stage completes with the result (null: a null result). */
+    CompletionStage<?> start() throws Throwable;
+  }
+
+  CallEvents events() {
+    return events;
+  }
+
+  OutcomeRecorder recorder() {
+    return recorder;
+  }
+
+  LeaseRenewer renewer() {
+    return renewer;
+  }
+
   /** How the lease renewer's reports become events and log lines. */
   LeaseRenewer.Listener renewalListener() {
     return OutcomeRecorder.renewalReports(events);
   }
 
-  private Ending replay(CallPlan plan, StoredOutcome outcome, String key) {
+  Ending replay(CallPlan plan, StoredOutcome outcome, String key) {
     emit(Type.REPLAYED, plan, key, null);
     try {
       return Ending.returned(replayed(plan, outcome), CallOutcome.REPLAYED);
@@ -414,7 +447,7 @@ public final class IdempotencyEngine {
     return value;
   }
 
-  private void checkFingerprint(CallPlan plan, IdempotencyRecord record, String fingerprint, String key) {
+  void checkFingerprint(CallPlan plan, IdempotencyRecord record, String fingerprint, String key) {
     if (plan.checkPayload && !record.fingerprint().isEmpty() && !record.fingerprint().equals(fingerprint)) {
       emit(Type.KEY_REUSED, plan, key, null);
       throw new IdempotencyKeyReusedException(
@@ -429,24 +462,24 @@ public final class IdempotencyEngine {
     return Hashing.shortReference(key);
   }
 
-  private static void cancel(LeaseRenewer.Renewal renewal) {
+  static void cancel(LeaseRenewer.Renewal renewal) {
     if (renewal != null) {
       renewal.cancel();
     }
   }
 
-  private void emit(Type type, CallPlan plan, String key, Throwable error) {
+  void emit(Type type, CallPlan plan, String key, Throwable error) {
     events.emit(type, plan, key, error);
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
   }
 
-  private static boolean isBlank(String s) {
+  static boolean isBlank(String s) {
     return s == null || s.isBlank();
   }
 }

@@ -286,15 +286,25 @@ public final class MethodPlan {
       IdempotencyEngine.refusedBeforeTheEngine(); // a key, scope or payload expression that throws
       throw e;
     }
+    if (call.shape == CallPlan.ResultShape.MONO) {
+      Object[] fingerprintedValues = values;
+      return MonoCalls.method(engine, call, k, s, values, invocation,
+          e -> e instanceof FingerprintException f ? fingerprintError(f, fingerprintedValues) : e);
+    }
     try {
       return engine.execute(call, k, s, values, invocation);
     } catch (FingerprintException e) {
-      if (e.isAbout(values)) {
-        int i = e.argumentIndex();
-        throw e.toConfigurationError(call.description, labels[i], roots[i], "@Idempotent(payload = ...)");
-      }
-      throw e;
+      throw fingerprintError(e, values);
     }
+  }
+
+  /** A value that cannot be fingerprinted: named by its place in the annotation when it is one of {@code values}. */
+  private RuntimeException fingerprintError(FingerprintException e, Object[] values) {
+    if (e.isAbout(values)) {
+      int i = e.argumentIndex();
+      return e.toConfigurationError(call.description, labels[i], roots[i], "@Idempotent(payload = ...)");
+    }
+    return e;
   }
 
   private String evaluate(Expression e, Object[] args, String attribute) {

@@ -128,8 +128,7 @@ public final class IdempotentCall<T> {
   public <X extends Exception> CallResult<T> execute(CheckedSupplier<? extends T, X> body) throws X {
     CallPlan plan;
     try {
-      plan = new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
-          payload != null, scope != null, resultType, body.getClass().getClassLoader(), maxRunTime, effects);
+      plan = plan(body.getClass().getClassLoader());
     } catch (RuntimeException | Error e) {
       IdempotencyEngine.refusedBeforeTheEngine(); // the plan refuses the call
       throw e;
@@ -139,16 +138,43 @@ public final class IdempotentCall<T> {
       IdempotencyEngine.Result result = engine.call(plan, key, scope, values, body::get);
       return new CallResult<>((T) result.value(), result.outcome());
     } catch (FingerprintException e) {
-      if (e.isAbout(values)) {
-        String label = "payload[" + e.argumentIndex() + "]";
-        throw e.toConfigurationError("the call " + name, label, label, "payload(...)");
-      }
-      throw e;
+      throw fingerprintError(e, values);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {
       throw (X) t; // only the body's checked exception can reach here
     }
+  }
+
+  /** This call's plan, as built now; {@code classLoader} is the body's. */
+  CallPlan plan(@Nullable ClassLoader classLoader) {
+    return new CallPlan(name, name, store, ttl, lease, waitTimeout, onInProgress, finalExceptions,
+        payload != null, scope != null, resultType, classLoader, maxRunTime, effects);
+  }
+
+  IdempotencyEngine engine() {
+    return engine;
+  }
+
+  @Nullable String key() {
+    return key;
+  }
+
+  @Nullable String scope() {
+    return scope;
+  }
+
+  Object @Nullable [] payload() {
+    return payload;
+  }
+
+  /** A payload value that cannot be fingerprinted, named by its place in {@code values}. */
+  RuntimeException fingerprintError(FingerprintException e, Object @Nullable [] values) {
+    if (values != null && e.isAbout(values)) {
+      String label = "payload[" + e.argumentIndex() + "]";
+      return e.toConfigurationError("the call " + name, label, label, "payload(...)");
+    }
+    return e;
   }
 
   @SuppressWarnings("unchecked")

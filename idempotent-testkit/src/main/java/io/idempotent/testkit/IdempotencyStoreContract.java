@@ -1105,4 +1105,21 @@ public abstract class IdempotencyStoreContract {
     assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
     assertThat(runs).hasSize(215);
   }
+
+  @Test
+  void mono_burstOfWaitingDuplicates_runsOnce_withEveryStoreCallOnTheStoreScheduler() {
+    assumeReactor();
+    MonoChecks.burstOfWaitingDuplicates(store, "mono-burst-" + run);
+  }
+
+  @Test
+  void mono_cancelledOrFailedCall_releasesItsKey_aValueIsRecordedAndReplayed() throws Exception {
+    assumeReactor();
+    MonoChecks.cancelledThenFailedThenRecorded(store, "mono-ends-" + run);
+  }
+
+  private static void assumeReactor() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(MonoChecks.reactorPresent(),
+        "Reactor is not on the test class path: the contract's Mono calls are skipped");
+  }
 }

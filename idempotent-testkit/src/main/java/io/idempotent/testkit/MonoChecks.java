@@ -1,0 +1,182 @@
+package io.idempotent.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idempotent.CallOutcome;
+import io.idempotent.CallResult;
+import io.idempotent.IdempotencyInProgressException;
+import io.idempotent.OnInProgress;
+import io.idempotent.runtime.Idempotency;
+import io.idempotent.runtime.IdempotencyConfig;
+import io.idempotent.runtime.IdempotentMono;
+import io.idempotent.spi.CallClaim;
+import io.idempotent.spi.ForwardingCallClaim;
+import io.idempotent.spi.ForwardingIdempotencyStore;
+import io.idempotent.spi.IdempotencyRecord;
+import io.idempotent.spi.IdempotencyStore;
+import io.idempotent.spi.StoredOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The contract's reactive calls ({@link IdempotentMono}) on a store: kept apart so that the contract
+ * class loads without Reactor, whose checks it then skips.
+ */
+final class MonoChecks {
+
+  private static final Duration LONG = Duration.ofSeconds(60);
+
+  private MonoChecks() {}
+
+  static boolean reactorPresent() {
+    try {
+      Class.forName("reactor.core.publisher.Mono", false, MonoChecks.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Sixteen subscriptions of one key at once, from subscriber threads, with every store call on one
+   * thread: one run, fifteen replays of its value. A duplicate that held a thread while it waited would
+   * hold the only one, and the first call's outcome could never be recorded.
+   */
+  static void burstOfWaitingDuplicates(IdempotencyStore store, String ns) {
+    ThreadRecordingStore recording = new ThreadRecordingStore(store);
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(recording).build());
+    Scheduler storeCalls = Schedulers.newSingle("kit-store-calls");
+    Scheduler subscribers = Schedulers.newParallel("kit-subscriber", 4);
+    AtomicInteger runs = new AtomicInteger();
+    try {
+      List<CallResult<String>> results = Flux.range(0, 16)
+          .flatMap(i -> IdempotentMono.execute(
+                  idempotency.call(ns, String.class).key("order-1").onInProgress(OnInProgress.WAIT)
+                      .waitTimeout(LONG),
+                  () -> Mono.delay(Duration.ofMillis(300)).map(t -> "paid #" + runs.incrementAndGet()),
+                  storeCalls)
+              .subscribeOn(subscribers), 16)
+          .collectList()
+          .block(LONG);
+      assertThat(results).hasSize(16).extracting(CallResult::value).containsOnly("paid #1");
+      assertThat(results).filteredOn(r -> r.outcome() == CallOutcome.EXECUTED).hasSize(1);
+      assertThat(results).filteredOn(CallResult::replayed).hasSize(15);
+      assertThat(runs).hasValue(1);
+      assertThat(recording.threads).as("the threads the store was called on").isNotEmpty()
+          .allSatisfy(name -> assertThat(name).startsWith("kit-store-calls-"));
+    } finally {
+      storeCalls.dispose();
+      subscribers.dispose();
+    }
+  }
+
+  /**
+   * A call cancelled while its body runs releases its key; so does an error; a value is recorded and
+   * replayed.
+   */
+  static void cancelledThenFailedThenRecorded(IdempotencyStore store, String ns) throws InterruptedException {
+    Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
+    AtomicInteger runs = new AtomicInteger();
+    AtomicInteger cancelled = new AtomicInteger();
+    Disposable hanging = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"), () -> {
+      runs.incrementAndGet();
+      return Mono.<String>never().doOnCancel(cancelled::incrementAndGet);
+    }).subscribe();
+    awaitValue(runs, 1);
+    hanging.dispose();
+    awaitValue(cancelled, 1);
+
+    Mono<CallResult<String>> failing = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"), () -> {
+      runs.incrementAndGet();
+      return Mono.error(new IllegalStateException("gateway timeout"));
+    });
+    long deadline = System.nanoTime() + LONG.toNanos();
+    while (true) { // the cancelled call's release is on its way to the store
+      try {
+        failing.block(LONG);
+        throw new AssertionError("the failing call returned");
+      } catch (IdempotencyInProgressException e) {
+        assertThat(System.nanoTime()).as("released within %s", LONG).isLessThan(deadline);
+        Thread.sleep(10);
+      } catch (IllegalStateException e) {
+        assertThat(e).hasMessage("gateway timeout");
+        break;
+      }
+    }
+    Mono<CallResult<String>> paying = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"),
+        () -> Mono.fromSupplier(() -> "paid #" + runs.incrementAndGet()));
+    CallResult<String> first = paying.block(LONG);
+    CallResult<String> again = paying.block(LONG);
+    assertThat(first).isEqualTo(new CallResult<>("paid #3", CallOutcome.EXECUTED));
+    assertThat(again).isEqualTo(new CallResult<>("paid #3", CallOutcome.REPLAYED));
+    assertThat(runs).hasValue(3);
+    assertThat(failing.block(LONG)).as("the failing call subscribed again: the key is completed now")
+        .isEqualTo(new CallResult<>("paid #3", CallOutcome.REPLAYED));
+    assertThat(runs).hasValue(3);
+  }
+
+  private static void awaitValue(AtomicInteger n, int value) throws InterruptedException {
+    long deadline = System.nanoTime() + LONG.toNanos();
+    while (n.get() < value && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(n).hasValue(value);
+  }
+
+  /** Remembers the name of every thread that called the store for a call. */
+  private static final class ThreadRecordingStore extends ForwardingIdempotencyStore {
+    final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+    ThreadRecordingStore(IdempotencyStore delegate) {
+      super(delegate);
+    }
+
+    private void called() {
+      threads.add(Thread.currentThread().getName());
+    }
+
+    @Override
+    protected CallClaim forward(CallClaim claim) {
+      called();
+      return new ForwardingCallClaim(claim) {
+        @Override
+        public boolean complete(StoredOutcome outcome, Duration ttl) {
+          called();
+          return super.complete(outcome, ttl);
+        }
+
+        @Override
+        public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
+          called();
+          return super.completeDetached(outcome, ttl);
+        }
+
+        @Override
+        public boolean release() {
+          called();
+          return super.release();
+        }
+      };
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> find(String key) {
+      called();
+      return super.find(key);
+    }
+
+    @Override
+    public void close() {
+      // the contract closes the store it made
+    }
+  }
+}
