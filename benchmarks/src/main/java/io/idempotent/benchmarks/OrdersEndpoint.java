@@ -36,7 +36,7 @@ final class OrdersEndpoint extends HttpServlet {
   }
 
   /** The value of a top-level field of a flat JSON object: a string's content, or a number's digits. */
-  private static String field(String json, String name) {
+  static String field(String json, String name) {
     int at = json.indexOf("\"" + name + "\":");
     if (at < 0) {
       throw new IllegalArgumentException("no field " + name + " in " + json);

@@ -50,7 +50,10 @@ class BenchmarkSmokeTest {
       Map.entry("PurgeBenchmark.purging", 1),
       Map.entry("HttpFilterBenchmark.bare", HttpFilterBenchmark.Store.values().length),
       Map.entry("HttpFilterBenchmark.filterFirst", HttpFilterBenchmark.Store.values().length),
-      Map.entry("HttpFilterBenchmark.filterReplay", HttpFilterBenchmark.Store.values().length));
+      Map.entry("HttpFilterBenchmark.filterReplay", HttpFilterBenchmark.Store.values().length),
+      Map.entry("WebFilterBenchmark.bare", WebFilterBenchmark.Store.values().length),
+      Map.entry("WebFilterBenchmark.filterFirst", WebFilterBenchmark.Store.values().length),
+      Map.entry("WebFilterBenchmark.filterReplay", WebFilterBenchmark.Store.values().length));
 
   @Test
   void everyBenchmark_runsOneShortIteration_andPassesItsOwnChecks() throws RunnerException {
@@ -71,7 +74,7 @@ class BenchmarkSmokeTest {
         options.exclude("RedisBenchmark");
       }
     } else {
-      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Micrometer|Sql|ResultKeeping|HttpFilter)Benchmark")
+      options.include("io\\.idempotent\\.benchmarks\\.(InMemory|Micrometer|Sql|ResultKeeping|HttpFilter|WebFilter)Benchmark")
           .param("db", "h2file", "h2mem")
           .param("store", HttpFilterBenchmark.Store.caffeine.name());
     }
@@ -91,9 +94,10 @@ class BenchmarkSmokeTest {
     }
     if (!postgres) {
       expected.keySet().removeIf(k -> !k.startsWith("InMemory") && !k.startsWith("Micrometer")
-          && !k.startsWith("Sql") && !k.startsWith("ResultKeeping") && !k.startsWith("HttpFilter"));
+          && !k.startsWith("Sql") && !k.startsWith("ResultKeeping") && !k.startsWith("HttpFilter")
+          && !k.startsWith("WebFilter"));
       expected.replaceAll((k, v) -> k.startsWith("Sql") ? 2 * SqlBenchmark.Impl.values().length
-          : k.startsWith("HttpFilter") ? 1 : v);
+          : k.startsWith("HttpFilter") || k.startsWith("WebFilter") ? 1 : v);
     }
     assertThat(ran).isEqualTo(expected);
   }

@@ -13,13 +13,15 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How {@link IdempotencyFilter} treats requests. Immutable; build with {@link #builder()}.
+ * How {@link IdempotencyFilter} and {@link IdempotencyWebFilter} treat requests. Immutable; build with
+ * {@link #builder()}.
  *
  * <p>Defaults: POST and PATCH on every path need a key; keys up to 255 characters, quoted or bare;
  * request bodies up to 1 MiB; responses recorded up to 1 MiB of body with {@code Content-Type},
  * {@code Content-Encoding}, {@code Content-Language}, {@code Location}, {@code ETag} and
  * {@code Last-Modified}; 2xx, 3xx and 4xx responses are recorded, 5xx release the key; a duplicate of a
- * request still running gets 409; the client is the authenticated principal; the namespace is
+ * request still running gets 409; the client is the authenticated principal (the servlet filter's
+ * {@link #clientScope()}; the WebFlux filter takes its own resolver); the namespace is
  * {@code http}; TTL and lease are the engine's defaults; problem types are documented at
  * {@code https://github.com/idempotent-io/idempotent/blob/main/docs/PROBLEMS.md}.
  */
@@ -55,7 +57,8 @@ public final class HttpIdempotencySettings {
   private final @Nullable Duration ttl;
   private final @Nullable Duration lease;
   private final String store;
-  private final ClientScopeResolver clientScope;
+  /** Null for the default, made when asked for: it names servlet types, which a WebFlux application may lack. */
+  private final @Nullable ClientScopeResolver clientScope;
   private final URI problemTypes;
 
   private HttpIdempotencySettings(Builder b) {
@@ -164,8 +167,9 @@ public final class HttpIdempotencySettings {
     return store;
   }
 
+  /** Who the client of a servlet request is (for {@link IdempotencyFilter}). */
   public ClientScopeResolver clientScope() {
-    return clientScope;
+    return clientScope != null ? clientScope : ClientScopeResolver.principal();
   }
 
   /** What the problem types of refusals begin with (never null); see {@link Builder#problemTypes(URI)}. */
@@ -190,7 +194,7 @@ public final class HttpIdempotencySettings {
     private @Nullable Duration ttl;
     private @Nullable Duration lease;
     private String store = "";
-    private ClientScopeResolver clientScope = ClientScopeResolver.principal();
+    private @Nullable ClientScopeResolver clientScope;
     private URI problemTypes = DEFAULT_PROBLEM_TYPES;
 
     private Builder() {}
@@ -305,7 +309,10 @@ public final class HttpIdempotencySettings {
       return this;
     }
 
-    /** Who the client is (default: {@link ClientScopeResolver#principal()}). */
+    /**
+     * Who the client of a servlet request is (default: {@link ClientScopeResolver#principal()}). The WebFlux
+     * filter takes an {@link ExchangeClientScopeResolver} of its own instead.
+     */
     public Builder clientScope(ClientScopeResolver resolver) {
       this.clientScope = Objects.requireNonNull(resolver, "resolver");
       return this;

@@ -1,7 +1,6 @@
 package io.idempotent.http;
 
 import io.idempotent.CallResult;
-import io.idempotent.Effects;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyReusedException;
 import io.idempotent.IdempotencyResultException;
@@ -54,7 +53,6 @@ import java.util.Objects;
 public class IdempotencyFilter extends HttpFilter {
 
   private static final long serialVersionUID = 1L;
-  private static final System.Logger LOG = System.getLogger("io.idempotent.http");
 
   /** The response header that marks a replay. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
@@ -62,11 +60,8 @@ public class IdempotencyFilter extends HttpFilter {
   /** The request attribute that holds the request's key (unquoted) for the application behind the filter. */
   public static final String KEY_ATTRIBUTE = "io.idempotent.http.key";
 
-  private static final long UNAVAILABLE_LOG_PAUSE_NANOS = 10_000_000_000L;
-
   private final transient HttpIdempotencySettings settings;
-  private final transient java.util.concurrent.atomic.AtomicLong lastUnavailableLog =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final transient HttpCalls.UnavailableLog unavailableLog = new HttpCalls.UnavailableLog();
   private final transient IdempotencyKeyHeader keyHeader;
 
   public IdempotencyFilter(HttpIdempotencySettings settings) {
@@ -92,9 +87,8 @@ public class IdempotencyFilter extends HttpFilter {
     }
     RequestPath.Read path = RequestPath.of(request);
     if (path instanceof RequestPath.Ambiguous ambiguous) {
-      refuse(response, Problem.PATH_AMBIGUOUS, "The request path " + request.getRequestURI() + " is ambiguous: "
-          + ambiguous.reason() + ". Servers and applications may read it as different paths, so it is not run;"
-          + " send the path in its plain form");
+      refuse(response, Problem.PATH_AMBIGUOUS, HttpCalls.pathAmbiguousDetail(request.getRequestURI(),
+          ambiguous.reason()));
       return;
     }
     RequestPath.Mapped mapped = (RequestPath.Mapped) path;
@@ -107,8 +101,7 @@ public class IdempotencyFilter extends HttpFilter {
     IdempotencyKeyHeader.Parsed parsed = keyHeader.parse(lines);
     if (parsed instanceof IdempotencyKeyHeader.Parsed.Absent) {
       if (route.requirement() == KeyRequirement.REQUIRED) {
-        refuse(response, Problem.KEY_MISSING, request.getMethod() + " " + mapped.withinContext()
-            + " needs an Idempotency-Key header, such as Idempotency-Key: \"8e03978e-40d5-43e8-bc93-6894a57f9324\"");
+        refuse(response, Problem.KEY_MISSING, HttpCalls.keyMissingDetail(request.getMethod(), mapped.withinContext()));
       } else {
         chain.doFilter(request, response);
       }
@@ -180,27 +173,8 @@ public class IdempotencyFilter extends HttpFilter {
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String key,
       String fingerprint, String path) throws IOException, ServletException {
     CapturingResponse capture = new CapturingResponse(response, settings.maxRecordedBodyBytes());
-    IdempotentCall<RecordedResponse> call = idempotency().call(settings.namespace(), RecordedResponse.class)
-        .key(key)
-        .payload(fingerprint)
-        .onInProgress(settings.onInProgress())
-        .store(settings.store())
-        // the filter runs before (outside) any transaction of the application's, whose commits have
-        // happened by the time the response is recorded: the record is written on its own in every mode
-        .effects(Effects.EXTERNAL);
-    String client = settings.clientScope().resolve(request);
-    if (client != null) {
-      call.scope(client);
-    }
-    if (settings.ttl() != null) {
-      call.ttl(settings.ttl());
-    }
-    if (settings.lease() != null) {
-      call.lease(settings.lease());
-    }
-    if (settings.waitTimeout() != null) {
-      call.waitTimeout(settings.waitTimeout());
-    }
+    IdempotentCall<RecordedResponse> call =
+        HttpCalls.call(settings, key, fingerprint, settings.clientScope().resolve(request));
     boolean[] ran = {false};
     CallResult<RecordedResponse> result;
     try {
@@ -208,7 +182,7 @@ public class IdempotencyFilter extends HttpFilter {
         ran[0] = true;
         return handle(request, capture, chain, path);
       });
-    } catch (NotRecorded e) {
+    } catch (HttpCalls.NotRecorded e) {
       // the key is released; what the application wrote is sent (or already passed through) as it is
       capture.sendHeld();
       return;
@@ -216,28 +190,23 @@ public class IdempotencyFilter extends HttpFilter {
       if (ran[0]) {
         throw e; // the application's own idempotent call, not this request's key
       }
-      refuse(response, Problem.IN_PROGRESS,
-          "A request with this Idempotency-Key is still being processed; retry later");
+      refuse(response, Problem.IN_PROGRESS, HttpCalls.IN_PROGRESS_DETAIL);
       return;
     } catch (IdempotencyKeyReusedException e) {
       if (ran[0]) {
         throw e;
       }
-      refuse(response, Problem.KEY_REUSED,
-          "This Idempotency-Key was already used for a different request (method, path, query, content type"
-              + " or body differ); use a new key for a new request");
+      refuse(response, Problem.KEY_REUSED, HttpCalls.KEY_REUSED_DETAIL);
       return;
     } catch (IdempotencyStoreException e) {
       if (ran[0]) {
         throw e;
       }
-      reportUnavailable(e);
-      refuse(response, Problem.STORE_UNAVAILABLE,
-          "The idempotency store is unavailable; nothing was done. Retry with the same Idempotency-Key");
+      unavailableLog.report(e);
+      refuse(response, Problem.STORE_UNAVAILABLE, HttpCalls.STORE_UNAVAILABLE_DETAIL);
       return;
     } catch (IdempotencyResultException e) {
-      LOG.log(System.Logger.Level.WARNING, "A response was too large to record; it was sent and not recorded,"
-          + " so a retry with the same key runs again", e);
+      HttpCalls.LOG.log(System.Logger.Level.WARNING, HttpCalls.RESULT_NOT_RECORDED_LOG, e);
       capture.sendHeld();
       return;
     } catch (Exception | Error e) {
@@ -255,20 +224,9 @@ public class IdempotencyFilter extends HttpFilter {
   }
 
   /**
-   * Logs why the store answers 503, at most once every ten seconds (an outage answers every request so):
-   * the cause is in the log, not only in the client's problem body.
+   * Runs the application; returns its response to record, or throws {@link HttpCalls.NotRecorded} to release
+   * the key.
    */
-  private void reportUnavailable(IdempotencyStoreException e) {
-    long now = System.nanoTime();
-    long last = lastUnavailableLog.get();
-    if ((last == 0 || now - last > UNAVAILABLE_LOG_PAUSE_NANOS) && lastUnavailableLog.compareAndSet(last, now)) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      LOG.log(System.Logger.Level.WARNING, "The idempotency store is unavailable, so requests with an"
-          + " Idempotency-Key are answered 503 (said once every ten seconds while it lasts): " + cause.getMessage());
-    }
-  }
-
-  /** Runs the application; returns its response to record, or throws {@link NotRecorded} to release the key. */
   private RecordedResponse handle(HttpServletRequest request, CapturingResponse capture, FilterChain chain,
       String path) throws IOException, ServletException {
     chain.doFilter(request, capture);
@@ -277,13 +235,12 @@ public class IdempotencyFilter extends HttpFilter {
     }
     String reason = capture.passReason();
     if (reason != null) {
-      LOG.log(System.Logger.Level.INFO, "A response to " + request.getMethod() + " " + path
-          + " was not recorded: " + reason + "; its Idempotency-Key is released, so a retry runs again");
-      throw new NotRecorded();
+      HttpCalls.logNotRecorded(request.getMethod(), path, reason);
+      throw new HttpCalls.NotRecorded();
     }
     RecordedResponse recorded = capture.record(settings.recordedHeaders());
     if (recorded.status() >= 500 && !settings.recordServerErrors()) {
-      throw new NotRecorded();
+      throw new HttpCalls.NotRecorded();
     }
     return recorded;
   }
@@ -309,11 +266,6 @@ public class IdempotencyFilter extends HttpFilter {
     }
   }
 
-  private Idempotency idempotency() {
-    Idempotency configured = settings.idempotency();
-    return configured != null ? configured : Idempotency.global();
-  }
-
   /** The application's exception, unchanged (the body only throws what a filter chain throws). */
   private static ServletException rethrown(Throwable t) throws IOException {
     if (t instanceof IOException io) {
@@ -332,20 +284,10 @@ public class IdempotencyFilter extends HttpFilter {
   }
 
   private static String tooLarge(int limit) {
-    return "The request body is larger than " + limit + " bytes, the most this endpoint reads for an idempotent"
-        + " request; nothing was done";
+    return HttpCalls.tooLargeDetail(limit);
   }
 
   private void refuse(HttpServletResponse response, Problem problem, String detail) throws IOException {
     ProblemResponses.send(response, problem, settings.problemTypes(), detail);
-  }
-
-  /** Thrown from inside the call so that the engine releases the key: the response is not to be recorded. */
-  private static final class NotRecorded extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NotRecorded() {
-      super("not recorded", null, false, false);
-    }
   }
 }

@@ -74,15 +74,31 @@ public final class ProblemResponses {
     byte[] body = json(problem, types, detail).getBytes(StandardCharsets.UTF_8);
     response.setStatus(problem.status);
     response.setContentType(MEDIA_TYPE);
-    response.setHeader("Cache-Control", "no-store");
+    response.setHeader("Cache-Control", CACHE_CONTROL);
     // added, not set: a Link a filter in front of this one set stays
-    response.addHeader("Link", "<" + problem.type(types) + ">; rel=\"describedby\"");
-    if (problem == Problem.IN_PROGRESS || problem == Problem.STORE_UNAVAILABLE) {
-      response.setHeader("Retry-After", "1");
+    response.addHeader("Link", link(problem, types));
+    if (retryLater(problem)) {
+      response.setHeader("Retry-After", RETRY_AFTER);
     }
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
     response.flushBuffer();
+  }
+
+  /** The {@code Cache-Control} of every refusal: a refusal is about one request, never to be reused. */
+  static final String CACHE_CONTROL = "no-store";
+
+  /** The {@code Retry-After} of the refusals a retry may get past (see {@link #retryLater}), in seconds. */
+  static final String RETRY_AFTER = "1";
+
+  /** The {@code Link} header value that points to the problem type's documentation. */
+  static String link(Problem problem, URI types) {
+    return "<" + problem.type(types) + ">; rel=\"describedby\"";
+  }
+
+  /** Whether the same request may succeed soon, so that the refusal carries {@code Retry-After}. */
+  static boolean retryLater(Problem problem) {
+    return problem == Problem.IN_PROGRESS || problem == Problem.STORE_UNAVAILABLE;
   }
 
   static String quote(String text) {

@@ -36,7 +36,8 @@ import org.springframework.util.ClassUtils;
  * {@code idempotent.store=jdbi|redis|caffeine} names one.
  *
  * <p>With {@code idempotent.http.enabled=true} in a servlet web application, the {@code Idempotency-Key}
- * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}). With
+ * filter of {@code idempotent-http} is registered too ({@link HttpFilterConfiguration}); in a reactive one,
+ * its WebFlux filter ({@link WebFluxFilterConfiguration}). With
  * {@code idempotent-micrometer} on the class path and a {@code MeterRegistry} bean, every call is measured
  * ({@link MetricsConfiguration}).
  */
@@ -50,7 +51,7 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(IdempotencyProperties.class)
 @Import({StoreConfigurations.SqlStore.class, StoreConfigurations.RedisStore.class,
     StoreConfigurations.InMemoryStore.class, HttpFilterConfiguration.class, HttpFilterMissing.class,
-    MetricsConfiguration.class}) // stores in this order
+    WebFluxFilterConfiguration.class, WebFluxFilterConfiguration.Missing.class, MetricsConfiguration.class}) // stores in this order
 public class IdempotencyAutoConfiguration {
 
   /** The configuration from the properties, the store, and the application's listeners and codec. */

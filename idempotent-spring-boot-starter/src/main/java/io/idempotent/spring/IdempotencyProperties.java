@@ -101,7 +101,7 @@ public class IdempotencyProperties {
     }
   }
 
-  /** The {@code Idempotency-Key} filter of idempotent-http, in a servlet web application. */
+  /** The {@code Idempotency-Key} filter of idempotent-http, in a servlet or a reactive web application. */
   public static class Http {
 
     /** Whether the filter is registered (default false). */
