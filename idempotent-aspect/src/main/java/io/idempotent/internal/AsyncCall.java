@@ -1,6 +1,7 @@
 package io.idempotent.internal;
 
 import io.idempotent.CallOutcome;
+import io.idempotent.Effects;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyStoreException;
 import io.idempotent.OnInProgress;
@@ -52,6 +53,10 @@ final class AsyncCall {
   private long deadline;
   private boolean waiting;
   private boolean waited;
+  /** How a call that failed had ended: ran (EXECUTED), replayed a final failure, ran unprotected, or null. */
+  private CallOutcome failedAs;
+  /** The observer's view of this call, when one is configured. */
+  private CallObservation.Async observation;
   private long pause = DuplicateWait.FIRST_POLL_NANOS;
 
   private AsyncCall(IdempotencyEngine engine, CallPlan plan, IdempotencyEngine.AsyncInvocation invocation,
@@ -67,6 +72,14 @@ final class AsyncCall {
     out.whenComplete((result, error) -> {
       if (out.isCancelled()) {
         cancelRunning();
+        failedAs = running != null ? CallOutcome.EXECUTED : null;
+      }
+      if (observation != null) {
+        if (error == null) {
+          observation.ended(result.outcome(), waited);
+        } else {
+          observation.failed(IdempotencyEngine.unwrap(error), failedAs, waited);
+        }
       }
     });
   }
@@ -90,6 +103,10 @@ final class AsyncCall {
         runUnprotected();
         return out;
       }
+      if (settings.observer() != null) {
+        observation = CallObservation.startAsync(settings.observer(),
+            plan.storeName.isEmpty() ? settings.defaultStoreName() : plan.storeName, plan);
+      }
       plan.checkResultType(settings.codec()); // a result no retry could read back is refused before it runs
       if (IdempotencyEngine.isBlank(key) || (plan.scoped && IdempotencyEngine.isBlank(scope))) {
         engine.missingKey(plan, key, scope);
@@ -112,7 +129,7 @@ final class AsyncCall {
     CompletionStage<?> stage = started();
     stage.whenComplete((value, error) -> {
       if (error != null) {
-        out.completeExceptionally(IdempotencyEngine.unwrap(error));
+        fail(IdempotencyEngine.unwrap(error), CallOutcome.UNPROTECTED);
       } else {
         out.complete(new IdempotencyEngine.Result(value, CallOutcome.UNPROTECTED));
       }
@@ -126,8 +143,11 @@ final class AsyncCall {
     }
     try {
       // as in the blocking call: an outcome on its way to the store from this JVM is still in progress
+      // claimed on a thread of the executor, where no transaction of the caller's can be: a call that
+      // declares nothing is recorded on its own, in every mode (docs/REACTIVE.md, "Transactions")
       CallClaim call = renewer.recording(store, key) ? null
-          : engine.claim(plan, store, key, fingerprint, owner, lease);
+          : engine.claim(plan, store, key, fingerprint, owner, lease,
+              plan.effects == Effects.UNDECLARED ? Effects.EXTERNAL : plan.effects);
       ClaimResult claim = call != null ? call.result()
           : ClaimResult.existing(IdempotencyRecord.inProgress(key, fingerprint, null));
       if (claim.claimed()) {
@@ -154,7 +174,7 @@ final class AsyncCall {
 
   private void end(IdempotencyEngine.Ending ending) {
     if (ending.thrown() != null) {
-      out.completeExceptionally(ending.thrown());
+      fail(ending.thrown(), ending.outcome());
     } else {
       out.complete(new IdempotencyEngine.Result(ending.value(), ending.outcome()));
     }
@@ -178,7 +198,7 @@ final class AsyncCall {
     } catch (Throwable t) {
       IdempotencyEngine.cancel(renewal);
       recorder.onFailure(plan, store, key, claim, lease, renewal, t);
-      out.completeExceptionally(t);
+      fail(t, CallOutcome.EXECUTED);
       return;
     }
     running = stage;
@@ -190,7 +210,7 @@ final class AsyncCall {
       if (error != null) {
         Throwable cause = IdempotencyEngine.unwrap(error);
         recorder.onFailure(plan, store, key, claim, lease, renewal, cause);
-        out.completeExceptionally(cause);
+        fail(cause, CallOutcome.EXECUTED);
         return;
       }
       try {
@@ -198,9 +218,15 @@ final class AsyncCall {
         recorder.complete(plan, store, key, claim, lease, renewal, value, true);
         out.complete(new IdempotencyEngine.Result(value, CallOutcome.EXECUTED));
       } catch (Throwable t) {
-        out.completeExceptionally(t); // it ran; its outcome could not be recorded
+        fail(t, CallOutcome.EXECUTED); // it ran; its outcome could not be recorded
       }
     }, storeCalls);
+  }
+
+  /** Ends the call with {@code t}, after it ended as {@code as} (null: refused without an answer). */
+  private void fail(Throwable t, CallOutcome as) {
+    failedAs = as;
+    out.completeExceptionally(t);
   }
 
   private CompletionStage<?> started() throws Throwable {

@@ -55,13 +55,7 @@ final class CallObservation {
    * {@link #returned} or {@link #thrown}.
    */
   static CallObservation start(IdempotencyObserver observer, String store, CallPlan plan) {
-    ObservedCall handle;
-    try {
-      handle = observer.start(plan.name, store);
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
-      handle = null;
-    }
+    ObservedCall handle = handle(observer, store, plan);
     Slot slot = CURRENT.get();
     CallObservation call = new CallObservation(plan, handle, slot);
     slot.call = call;
@@ -105,6 +99,14 @@ final class CallObservation {
   }
 
   private Outcome outcomeOfReturned(CallOutcome returned) {
+    return outcomeOfReturned(returned, waited, storeError);
+  }
+
+  private Outcome outcomeOfThrown(Throwable t, CallOutcome last) {
+    return outcomeOfThrown(t, last, waited, storeError);
+  }
+
+  private static Outcome outcomeOfReturned(CallOutcome returned, boolean waited, Throwable storeError) {
     return switch (returned) {
       case REPLAYED -> waited ? Outcome.WAITED : Outcome.REPLAYED;
       case SKIPPED -> Outcome.SKIPPED;
@@ -113,7 +115,7 @@ final class CallObservation {
     };
   }
 
-  private Outcome outcomeOfThrown(Throwable t, CallOutcome last) {
+  private static Outcome outcomeOfThrown(Throwable t, CallOutcome last, boolean waited, Throwable storeError) {
     if (last == CallOutcome.REPLAYED) {
       return waited ? Outcome.WAITED : Outcome.REPLAYED; // a recorded final failure, thrown again
     }
@@ -139,6 +141,50 @@ final class CallObservation {
       return Outcome.STORE_ERROR;
     }
     return Outcome.FAILED;
+  }
+
+  /**
+   * An asynchronous call ({@link AsyncCall}) under an observer: started on the subscribing thread and
+   * detached at once (it ends on another thread); {@link Async#ended} or {@link Async#failed} ends it.
+   */
+  static Async startAsync(IdempotencyObserver observer, String store, CallPlan plan) {
+    ObservedCall handle = handle(observer, store, plan);
+    if (handle != null) {
+      try {
+        handle.detached();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "An idempotency observer threw when its call was detached", e);
+      }
+    }
+    return new Async(handle);
+  }
+
+  /** The observed asynchronous call: ended once, with what the call ended with. */
+  static final class Async {
+    private final ObservedCall handle;
+
+    private Async(ObservedCall handle) {
+      this.handle = handle;
+    }
+
+    /** It ended with {@code outcome}; {@code waited}: after waiting for a duplicate. */
+    void ended(CallOutcome outcome, boolean waited) {
+      end(handle, outcomeOfReturned(outcome, waited, null), null);
+    }
+
+    /** It failed with {@code t}: after it ran or replayed ({@code last}), or refused (null). */
+    void failed(Throwable t, CallOutcome last, boolean waited) {
+      end(handle, outcomeOfThrown(t, last, waited, null), t);
+    }
+  }
+
+  private static ObservedCall handle(IdempotencyObserver observer, String store, CallPlan plan) {
+    try {
+      return observer.start(plan.name, store);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "An idempotency observer threw on the start of " + plan.description, e);
+      return null;
+    }
   }
 
   private static void endWhenDone(ObservedCall handle, Outcome outcome, Throwable storeError, CompletableFuture<?> stage) {

@@ -1,6 +1,7 @@
 package io.idempotent.internal;
 
 import io.idempotent.CallOutcome;
+import io.idempotent.Effects;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyEvent.Type;
 import io.idempotent.IdempotencyInProgressException;
@@ -282,8 +283,14 @@ public final class IdempotencyEngine {
 
   CallClaim claim(
       CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner, Duration lease) {
+    return claim(plan, store, key, fingerprint, owner, lease, plan.effects);
+  }
+
+  /** A claim of a call whose effects are {@code effects}, whatever the plan declared. */
+  CallClaim claim(CallPlan plan, IdempotencyStore store, String key, String fingerprint, String owner,
+      Duration lease, Effects effects) {
     try {
-      return CallClaims.claim(store, key, fingerprint, owner, lease, plan.effects);
+      return CallClaims.claim(store, key, fingerprint, owner, lease, effects);
     } catch (IdempotencyConfigurationException e) {
       throw e; // the store refuses how the call is made (undeclared effects in a transaction), not failed
     } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idempotent.IdempotencyConfigurationException;
 import io.idempotent.IdempotencyInProgressException;
 import io.idempotent.IdempotencyKeyException;
+import io.idempotent.IdempotencyObserver;
 import io.idempotent.runtime.Idempotency;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,6 +153,40 @@ class MonoResultsTest {
     assertThatThrownBy(() -> orders.stream("k")).isInstanceOf(IdempotencyConfigurationException.class)
         .hasMessageContaining("Flux").hasMessageContaining("collectList()");
     assertThat(orders.runs("k")).isZero();
+  }
+
+  @Test
+  void anObserver_seesEachMonoCallEnd_withItsOutcome() throws Exception {
+    List<String> ended = new CopyOnWriteArrayList<>();
+    List<String> detached = new CopyOnWriteArrayList<>();
+    fixture = Fixture.realTime(b -> b.observer((name, store) -> new IdempotencyObserver.ObservedCall() {
+      @Override
+      public void end(IdempotencyObserver.Outcome outcome, Throwable error) {
+        ended.add(outcome + (error == null ? "" : " " + error.getClass().getSimpleName()));
+      }
+
+      @Override
+      public void detached() {
+        detached.add(name);
+      }
+    }));
+    orders.charge("k", 5).block(LONG);
+    orders.charge("k", 5).block(LONG);
+    assertThatThrownBy(() -> orders.failsFirst("f").block(LONG)).hasMessageContaining("gateway timeout");
+    assertThatThrownBy(() -> orders.declined("d").block(LONG)).isInstanceOf(Declined.class);
+    assertThatThrownBy(() -> orders.declined("d").block(LONG)).isInstanceOf(Declined.class);
+    Disposable running = orders.gated("g").subscribe();
+    awaitRuns("g", 1);
+    assertThatThrownBy(() -> orders.gated("g").block(LONG)).isInstanceOf(IdempotencyInProgressException.class);
+    running.dispose();
+    awaitCancelled(1);
+    long deadline = System.nanoTime() + LONG.toNanos();
+    while (ended.size() < 7 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(ended).containsExactlyInAnyOrder("EXECUTED", "REPLAYED", "FAILED IllegalStateException", "FAILED Declined",
+        "REPLAYED Declined", "IN_PROGRESS IdempotencyInProgressException", "FAILED CancellationException");
+    assertThat(detached).hasSize(7);
   }
 
   private void awaitRuns(String key, int n) throws InterruptedException {
