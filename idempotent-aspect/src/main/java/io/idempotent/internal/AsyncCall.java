@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * One asynchronous call ({@link #execute}): the engine's algorithm (claim, run, record or
  * release, replay, wait) as steps that each run on the store-call executor and hand on to the next, so
  * no thread waits for a store, a running duplicate or the method (docs/DESIGN.md §4, "Asynchronous calls").
- * The steps of one call run one at a time; {@link #out} is its result, and cancelling it cancels the
- * method's stage and releases the key.
+ * The steps of one call run one at a time; {@link #out} is its result. Cancelling it before the method
+ * started releases the key; once the method runs, its stage is left to finish and its outcome recorded, since
+ * its effect may have happened already.
  */
 // the stages its steps chain are followed by the steps themselves, which complete out with any failure
 @SuppressWarnings("FutureReturnValueIgnored")
@@ -47,7 +48,7 @@ final class AsyncCall {
   private String fingerprint;
   private String owner;
   private Duration lease;
-  /** The method's stage once it started: cancelled when {@link #out} is. */
+  /** The method's stage once it started: left to finish when {@link #out} is cancelled. */
   private volatile CompletionStage<?> running;
   /** The wait's deadline on the engine's clock, once a duplicate in progress was met with WAIT. */
   private long deadline;
@@ -71,7 +72,6 @@ final class AsyncCall {
     this.storeCalls = storeCalls;
     out.whenComplete((result, error) -> {
       if (out.isCancelled()) {
-        cancelRunning();
         failedAs = running != null ? CallOutcome.EXECUTED : null;
       }
       if (observation != null) {
@@ -88,8 +88,11 @@ final class AsyncCall {
    * Runs {@code invocation} at most once per (name, scope, key), as {@link IdempotencyEngine#call} does,
    * without a thread waiting: every store call runs on {@code storeCalls}, {@code WAIT} waits for the
    * store's change signal or a timer, and the result arrives as the returned stage. Nothing is claimed
-   * before this method is called; cancelling the returned stage cancels the method's stage and releases
-   * the key. {@link IdempotencyEngine#lastOutcome()} is not set: the outcome is in the result.
+   * before this method is called. Cancelling the returned stage before the method started releases the key;
+   * after, the method's stage is not cancelled: it runs to its end and its outcome is recorded (a value
+   * completes the key, a failure releases it), so that a retry replays an effect that may have happened
+   * rather than make it again. {@link IdempotencyEngine#lastOutcome()} is not set: the outcome is in the
+   * result.
    */
   static CompletableFuture<IdempotencyEngine.Result> execute(IdempotencyEngine engine, CallPlan plan, String key,
       String scope, Object[] payload, IdempotencyEngine.AsyncInvocation invocation, Executor storeCalls) {
@@ -202,9 +205,6 @@ final class AsyncCall {
       return;
     }
     running = stage;
-    if (out.isCancelled()) {
-      cancelRunning(); // cancelled while the method started
-    }
     stage.whenCompleteAsync((value, error) -> {
       IdempotencyEngine.cancel(renewal);
       if (error != null) {
@@ -232,13 +232,6 @@ final class AsyncCall {
   private CompletionStage<?> started() throws Throwable {
     CompletionStage<?> stage = invocation.start();
     return stage != null ? stage : CompletableFuture.completedFuture(null);
-  }
-
-  private void cancelRunning() {
-    CompletionStage<?> stage = running;
-    if (stage != null) {
-      stage.toCompletableFuture().cancel(false);
-    }
   }
 
   /**

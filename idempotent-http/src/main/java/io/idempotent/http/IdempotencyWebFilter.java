@@ -45,8 +45,8 @@ import reactor.core.publisher.Mono;
  *   <tr><td>store failing</td><td>503, nothing runs</td></tr>
  *   <tr><td>5xx, or an error from the application</td><td>sent (or passed on) as is; the key is released so a
  *       retry runs</td></tr>
- *   <tr><td>the client goes away while the application runs</td><td>the application's subscription is
- *       cancelled; the key is released so a retry runs</td></tr>
+ *   <tr><td>the client goes away while the application runs</td><td>the application runs to its end (its
+ *       effect may have happened) and its response is recorded; a retry gets it, replayed</td></tr>
  * </table>
  *
  * <p>Routes are matched against the path within the application (without its context path), decoded and

@@ -1,6 +1,7 @@
 package io.idempotent.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idempotent.CallOutcome;
 import io.idempotent.CallResult;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -80,48 +82,50 @@ final class MonoChecks {
   }
 
   /**
-   * A call cancelled while its body runs releases its key; so does an error; a value is recorded and
-   * replayed.
+   * A call cancelled while its body runs leaves the body to finish (its effect may have happened) and records
+   * its value, which a retry replays; an error releases the key, so a retry runs.
    */
-  static void cancelledThenFailedThenRecorded(IdempotencyStore store, String ns) throws InterruptedException {
+  static void cancelledThenRecorded_failedThenReleased(IdempotencyStore store, String ns) throws InterruptedException {
     Idempotency idempotency = Idempotency.create(IdempotencyConfig.builder().store(store).build());
     AtomicInteger runs = new AtomicInteger();
     AtomicInteger cancelled = new AtomicInteger();
-    Disposable hanging = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"), () -> {
+    Sinks.One<String> gate = Sinks.one();
+    Mono<CallResult<String>> gated = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"), () -> {
       runs.incrementAndGet();
-      return Mono.<String>never().doOnCancel(cancelled::incrementAndGet);
-    }).subscribe();
-    awaitValue(runs, 1);
-    hanging.dispose();
-    awaitValue(cancelled, 1);
-
-    Mono<CallResult<String>> failing = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"), () -> {
-      runs.incrementAndGet();
-      return Mono.error(new IllegalStateException("gateway timeout"));
+      return gate.asMono().doOnCancel(cancelled::incrementAndGet);
     });
+    Disposable subscriber = gated.subscribe();
+    awaitValue(runs, 1);
+    subscriber.dispose();
+    assertThatThrownBy(() -> gated.block(LONG)).as("the body still runs: its claim is held")
+        .isInstanceOf(IdempotencyInProgressException.class);
+    gate.tryEmitValue("paid #1");
+    CallResult<String> retry = untilNotInProgress(gated);
+    assertThat(retry).isEqualTo(new CallResult<>("paid #1", CallOutcome.REPLAYED));
+    assertThat(runs).hasValue(1);
+    assertThat(cancelled).as("the body was not cancelled").hasValue(0);
+
+    AtomicInteger attempts = new AtomicInteger();
+    Mono<CallResult<String>> flaky = IdempotentMono.execute(idempotency.call(ns, String.class).key("f"),
+        () -> attempts.incrementAndGet() == 1 ? Mono.error(new IllegalStateException("gateway timeout"))
+            : Mono.just("paid #" + attempts.get()));
+    assertThatThrownBy(() -> flaky.block(LONG)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("gateway timeout");
+    assertThat(flaky.block(LONG)).isEqualTo(new CallResult<>("paid #2", CallOutcome.EXECUTED));
+    assertThat(flaky.block(LONG)).isEqualTo(new CallResult<>("paid #2", CallOutcome.REPLAYED));
+    assertThat(attempts).hasValue(2);
+  }
+
+  private static CallResult<String> untilNotInProgress(Mono<CallResult<String>> call) throws InterruptedException {
     long deadline = System.nanoTime() + LONG.toNanos();
-    while (true) { // the cancelled call's release is on its way to the store
+    while (true) {
       try {
-        failing.block(LONG);
-        throw new AssertionError("the failing call returned");
+        return call.block(LONG);
       } catch (IdempotencyInProgressException e) {
-        assertThat(System.nanoTime()).as("released within %s", LONG).isLessThan(deadline);
+        assertThat(System.nanoTime()).as("recorded within %s", LONG).isLessThan(deadline);
         Thread.sleep(10);
-      } catch (IllegalStateException e) {
-        assertThat(e).hasMessage("gateway timeout");
-        break;
       }
     }
-    Mono<CallResult<String>> paying = IdempotentMono.execute(idempotency.call(ns, String.class).key("k"),
-        () -> Mono.fromSupplier(() -> "paid #" + runs.incrementAndGet()));
-    CallResult<String> first = paying.block(LONG);
-    CallResult<String> again = paying.block(LONG);
-    assertThat(first).isEqualTo(new CallResult<>("paid #3", CallOutcome.EXECUTED));
-    assertThat(again).isEqualTo(new CallResult<>("paid #3", CallOutcome.REPLAYED));
-    assertThat(runs).hasValue(3);
-    assertThat(failing.block(LONG)).as("the failing call subscribed again: the key is completed now")
-        .isEqualTo(new CallResult<>("paid #3", CallOutcome.REPLAYED));
-    assertThat(runs).hasValue(3);
   }
 
   private static void awaitValue(AtomicInteger n, int value) throws InterruptedException {
