@@ -11,8 +11,6 @@ import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -56,8 +54,6 @@ public class HttpFilterBenchmark {
     caffeine, postgres
   }
 
-  static final String ORDER = "{\"sku\":\"chair-oak-42\",\"quantity\":2,\"customer\":\"c-1042\",\"note\":null}";
-
   @Param
   public Store store;
 
@@ -66,13 +62,11 @@ public class HttpFilterBenchmark {
   private SqlRig rig;
   private IdempotencyStore opened;
   private Server server;
-  private HttpClient client;
   private URI bareUri;
   private URI filteredUri;
   private String replayKey;
   private String mode;
-  private long calls;
-  private long replayed;
+  private FilterRequests requests;
 
   @Setup
   public void setUp(BenchmarkParams params) throws Exception {
@@ -100,17 +94,14 @@ public class HttpFilterBenchmark {
     server.start();
     bareUri = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/bare/orders");
     filteredUri = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/idem/orders");
-    client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     replayKey = keys.replay();
     String name = params.getBenchmark();
     mode = name.substring(name.lastIndexOf('.') + 1);
+    requests = new FilterRequests(store + " " + mode);
     if (mode.equals("filterReplay")) {
       // the first request with the replay key, recorded before the measurement; every later one is a replay
-      send(filteredUri, replayKey);
-      if (replayed != 0 || endpoint.filtered.get() != 1) {
-        throw new IllegalStateException(store + ": the first request with the replay key did not run once");
-      }
-      calls = 0;
+      requests.send(filteredUri, replayKey);
+      requests.recordedOnce(endpoint.filtered.get());
     }
   }
 
@@ -129,53 +120,24 @@ public class HttpFilterBenchmark {
 
   /** The counts each mode must end with; a mismatch fails the run. */
   private void check() {
-    long filtered = endpoint.filtered.get();
-    long unfiltered = endpoint.unfiltered.get();
-    String counts = store + " " + mode + ": " + calls + " requests, " + replayed + " replayed, the endpoint ran "
-        + filtered + " times through the filter and " + unfiltered + " times without it";
-    boolean ok = switch (mode) {
-      case "bare" -> calls > 0 && filtered == 0 && unfiltered == calls && replayed == 0;
-      case "filterFirst" -> calls > 0 && filtered == calls && unfiltered == 0 && replayed == 0;
-      case "filterReplay" -> calls > 0 && filtered == 1 && unfiltered == 0 && replayed == calls;
-      default -> false;
-    };
-    if (!ok) {
-      throw new IllegalStateException(counts);
-    }
-  }
-
-  private String send(URI uri, String key) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri)
-        .header("Content-Type", "application/json")
-        .header("Idempotency-Key", "\"" + key + "\"")
-        .POST(HttpRequest.BodyPublishers.ofString(ORDER))
-        .build();
-    HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 201) {
-      throw new IllegalStateException(store + " " + mode + ": " + response.statusCode() + " " + response.body());
-    }
-    if (response.headers().firstValue(IdempotencyFilter.REPLAYED_HEADER).isPresent()) {
-      replayed++;
-    }
-    calls++;
-    return response.body();
+    requests.check(mode, endpoint.filtered.get(), endpoint.unfiltered.get());
   }
 
   /** The endpoint without the filter; the request carries the same key header and body as a replay. */
   @Benchmark
   public String bare() throws IOException, InterruptedException {
-    return send(bareUri, replayKey);
+    return requests.send(bareUri, replayKey);
   }
 
   /** Through the filter, a new key per request: claim, run the endpoint, record its response. */
   @Benchmark
   public String filterFirst() throws IOException, InterruptedException {
-    return send(filteredUri, keys.fresh());
+    return requests.send(filteredUri, keys.fresh());
   }
 
   /** Through the filter, the same key and body as the request recorded in setup: the replay. */
   @Benchmark
   public String filterReplay() throws IOException, InterruptedException {
-    return send(filteredUri, replayKey);
+    return requests.send(filteredUri, replayKey);
   }
 }

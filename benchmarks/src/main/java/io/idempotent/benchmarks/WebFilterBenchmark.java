@@ -10,8 +10,6 @@ import io.idempotent.spi.IdempotencyStore;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,13 +71,11 @@ public class WebFilterBenchmark {
   private IdempotencyStore opened;
   private DisposableServer bareServer;
   private DisposableServer filteredServer;
-  private HttpClient client;
   private URI bareUri;
   private URI filteredUri;
   private String replayKey;
   private String mode;
-  private long calls;
-  private long replayed;
+  private FilterRequests requests;
 
   @Setup
   public void setUp(BenchmarkParams params) throws Exception {
@@ -98,17 +94,14 @@ public class WebFilterBenchmark {
     filteredServer = start(WebHttpHandlerBuilder.webHandler(filteredEndpoint).filter(filter).build());
     bareUri = URI.create("http://127.0.0.1:" + bareServer.port() + "/orders");
     filteredUri = URI.create("http://127.0.0.1:" + filteredServer.port() + "/orders");
-    client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     replayKey = keys.replay();
     String name = params.getBenchmark();
     mode = name.substring(name.lastIndexOf('.') + 1);
+    requests = new FilterRequests(store + " " + mode);
     if (mode.equals("filterReplay")) {
       // the first request with the replay key, recorded before the measurement; every later one is a replay
-      send(filteredUri, replayKey);
-      if (replayed != 0 || filteredEndpoint.runs.get() != 1) {
-        throw new IllegalStateException(store + ": the first request with the replay key did not run once");
-      }
-      calls = 0;
+      requests.send(filteredUri, replayKey);
+      requests.recordedOnce(filteredEndpoint.runs.get());
     }
   }
 
@@ -132,54 +125,25 @@ public class WebFilterBenchmark {
 
   /** The counts each mode must end with; a mismatch fails the run. */
   private void check() {
-    long filtered = filteredEndpoint.runs.get();
-    long unfiltered = bareEndpoint.runs.get();
-    String counts = store + " " + mode + ": " + calls + " requests, " + replayed + " replayed, the endpoint ran "
-        + filtered + " times behind the filter and " + unfiltered + " times without it";
-    boolean ok = switch (mode) {
-      case "bare" -> calls > 0 && filtered == 0 && unfiltered == calls && replayed == 0;
-      case "filterFirst" -> calls > 0 && filtered == calls && unfiltered == 0 && replayed == 0;
-      case "filterReplay" -> calls > 0 && filtered == 1 && unfiltered == 0 && replayed == calls;
-      default -> false;
-    };
-    if (!ok) {
-      throw new IllegalStateException(counts);
-    }
-  }
-
-  private String send(URI uri, String key) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri)
-        .header("Content-Type", "application/json")
-        .header("Idempotency-Key", "\"" + key + "\"")
-        .POST(HttpRequest.BodyPublishers.ofString(HttpFilterBenchmark.ORDER))
-        .build();
-    HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 201) {
-      throw new IllegalStateException(store + " " + mode + ": " + response.statusCode() + " " + response.body());
-    }
-    if (response.headers().firstValue(IdempotencyWebFilter.REPLAYED_HEADER).isPresent()) {
-      replayed++;
-    }
-    calls++;
-    return response.body();
+    requests.check(mode, filteredEndpoint.runs.get(), bareEndpoint.runs.get());
   }
 
   /** The endpoint alone, on the server without the filter; the request carries the same key and body. */
   @Benchmark
   public String bare() throws IOException, InterruptedException {
-    return send(bareUri, replayKey);
+    return requests.send(bareUri, replayKey);
   }
 
   /** Through the filter, a new key per request: claim, run the endpoint, record its response. */
   @Benchmark
   public String filterFirst() throws IOException, InterruptedException {
-    return send(filteredUri, keys.fresh());
+    return requests.send(filteredUri, keys.fresh());
   }
 
   /** Through the filter, the same key and body as the request recorded in setup: the replay. */
   @Benchmark
   public String filterReplay() throws IOException, InterruptedException {
-    return send(filteredUri, replayKey);
+    return requests.send(filteredUri, replayKey);
   }
 
   /**
