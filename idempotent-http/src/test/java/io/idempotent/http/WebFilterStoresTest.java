@@ -2,19 +2,12 @@ package io.idempotent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idempotent.Effects;
 import io.idempotent.OnInProgress;
 import io.idempotent.http.WebFilterTest.Server;
 import io.idempotent.http.WebFilterTest.Shop;
 import io.idempotent.runtime.Idempotency;
 import io.idempotent.runtime.IdempotencyConfig;
-import io.idempotent.spi.CallClaim;
-import io.idempotent.spi.ClaimResult;
-import io.idempotent.spi.ForwardingCallClaim;
-import io.idempotent.spi.ForwardingIdempotencyStore;
-import io.idempotent.spi.IdempotencyRecord;
-import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.spi.StoredOutcome;
+import io.idempotent.testkit.ThreadRecordingStore;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
@@ -23,11 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,8 +68,8 @@ class WebFilterStoresTest {
 
   /** Every store call so far ran off the event loop, and there were some. */
   private void assertNoStoreCallOnTheEventLoop() {
-    assertThat(store.threads).isNotEmpty();
-    assertThat(store.threads).noneMatch(name -> name.startsWith("reactor-http"));
+    assertThat(store.threads()).isNotEmpty();
+    assertThat(store.threads()).noneMatch(name -> name.startsWith("reactor-http"));
   }
 
   private static String key() {
@@ -215,95 +204,6 @@ class WebFilterStoresTest {
       return answers;
     } finally {
       pool.shutdownNow();
-    }
-  }
-
-  /** A store that notes the name of the thread each of its calls runs on. */
-  static final class ThreadRecordingStore extends ForwardingIdempotencyStore {
-    final Set<String> threads = ConcurrentHashMap.newKeySet();
-
-    ThreadRecordingStore(IdempotencyStore delegate) {
-      super(delegate);
-    }
-
-    private void note() {
-      threads.add(Thread.currentThread().getName());
-    }
-
-    @Override
-    public CallClaim claimForCall(String key, String fingerprint, String owner, Duration lease, Effects effects) {
-      note();
-      return super.claimForCall(key, fingerprint, owner, lease, effects);
-    }
-
-    @Override
-    protected CallClaim forward(CallClaim claim) {
-      return new ForwardingCallClaim(claim) {
-        @Override
-        public boolean complete(StoredOutcome outcome, Duration ttl) {
-          note();
-          return super.complete(outcome, ttl);
-        }
-
-        @Override
-        public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
-          note();
-          return super.completeDetached(outcome, ttl);
-        }
-
-        @Override
-        public boolean release() {
-          note();
-          return super.release();
-        }
-
-        @Override
-        public boolean renew(Duration lease) {
-          note();
-          return super.renew(lease);
-        }
-      };
-    }
-
-    @Override
-    public ClaimResult claim(String key, String fingerprint, String owner, Duration lease) {
-      note();
-      return super.claim(key, fingerprint, owner, lease);
-    }
-
-    @Override
-    public boolean complete(String key, String owner, StoredOutcome outcome, Duration ttl) {
-      note();
-      return super.complete(key, owner, outcome, ttl);
-    }
-
-    @Override
-    public boolean release(String key, String owner) {
-      note();
-      return super.release(key, owner);
-    }
-
-    @Override
-    public boolean renew(String key, String owner, Duration lease) {
-      note();
-      return super.renew(key, owner, lease);
-    }
-
-    @Override
-    public Optional<IdempotencyRecord> find(String key) {
-      note();
-      return super.find(key);
-    }
-
-    @Override
-    public CompletionStage<?> changeSignal(String key) {
-      note();
-      return super.changeSignal(key);
-    }
-
-    @Override
-    public void close() {
-      // the opened store is closed with its pool by the test
     }
   }
 }

@@ -10,17 +10,9 @@ import io.idempotent.OnInProgress;
 import io.idempotent.runtime.Idempotency;
 import io.idempotent.runtime.IdempotencyConfig;
 import io.idempotent.runtime.IdempotentMono;
-import io.idempotent.spi.CallClaim;
-import io.idempotent.spi.ForwardingCallClaim;
-import io.idempotent.spi.ForwardingIdempotencyStore;
-import io.idempotent.spi.IdempotencyRecord;
 import io.idempotent.spi.IdempotencyStore;
-import io.idempotent.spi.StoredOutcome;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -73,7 +65,7 @@ final class MonoChecks {
       assertThat(results).filteredOn(r -> r.outcome() == CallOutcome.EXECUTED).hasSize(1);
       assertThat(results).filteredOn(CallResult::replayed).hasSize(15);
       assertThat(runs).hasValue(1);
-      assertThat(recording.threads).as("the threads the store was called on").isNotEmpty()
+      assertThat(recording.threads()).as("the threads the store was called on").isNotEmpty()
           .allSatisfy(name -> assertThat(name).startsWith("kit-store-calls-"));
     } finally {
       storeCalls.dispose();
@@ -134,53 +126,5 @@ final class MonoChecks {
       Thread.sleep(5);
     }
     assertThat(n).hasValue(value);
-  }
-
-  /** Remembers the name of every thread that called the store for a call. */
-  private static final class ThreadRecordingStore extends ForwardingIdempotencyStore {
-    final Set<String> threads = ConcurrentHashMap.newKeySet();
-
-    ThreadRecordingStore(IdempotencyStore delegate) {
-      super(delegate);
-    }
-
-    private void called() {
-      threads.add(Thread.currentThread().getName());
-    }
-
-    @Override
-    protected CallClaim forward(CallClaim claim) {
-      called();
-      return new ForwardingCallClaim(claim) {
-        @Override
-        public boolean complete(StoredOutcome outcome, Duration ttl) {
-          called();
-          return super.complete(outcome, ttl);
-        }
-
-        @Override
-        public boolean completeDetached(StoredOutcome outcome, Duration ttl) {
-          called();
-          return super.completeDetached(outcome, ttl);
-        }
-
-        @Override
-        public boolean release() {
-          called();
-          return super.release();
-        }
-      };
-    }
-
-    @Override
-    public Optional<IdempotencyRecord> find(String key) {
-      called();
-      return super.find(key);
-    }
-
-    @Override
-    public void close() {
-      // the contract closes the store it made
-    }
   }
 }
