@@ -157,6 +157,11 @@ class ReactiveApplicationTest {
     web.withPropertyValues("idempotent.http.enabled=true", "idempotent.store=caffeine").run(context -> {
       assertThat(context).hasNotFailed().hasBean("idempotencyWebFilter").doesNotHaveBean("idempotencyFilter");
     });
+    // a WebFlux application has no Servlet API, so the servlet filter's class cannot load there, while the
+    // WebFlux filter's can: that is not idempotent-http missing
+    web.withClassLoader(new FilteredClassLoader(io.idempotent.http.IdempotencyFilter.class))
+        .withPropertyValues("idempotent.http.enabled=true", "idempotent.store=caffeine")
+        .run(context -> assertThat(context).hasNotFailed().hasBean("idempotencyWebFilter"));
     web.withClassLoader(new FilteredClassLoader(IdempotencyWebFilter.class))
         .withPropertyValues("idempotent.http.enabled=true", "idempotent.store=caffeine")
         .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
