@@ -1,12 +1,5 @@
 package io.idempotent.benchmarks;
 
-import io.idempotent.BatchResult;
-import io.idempotent.Settlement;
-import io.idempotent.jdbi.TransactionMode;
-import io.idempotent.runtime.Idempotency;
-import io.idempotent.runtime.IdempotencyConfig;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -28,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * same with {@code Idempotency.batch} in joined mode (the batch's claims, orders and outcomes commit
  * together); {@code perMessage} protects each message on its own ({@code @Idempotent} in joined mode, one
  * transaction per message, as a consumer without batch claims runs); {@code camel} is the peer: Camel's JDBC
- * idempotent repository's {@code add} and {@code confirm} around each message of the batch.
+ * idempotent repository's {@code add} and {@code confirm} around each message of the batch. The consumers are
+ * {@link BatchConsumers}; {@link BatchCosts} counts what each sends and writes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
@@ -40,36 +34,25 @@ public class BatchConsumerBenchmark {
 
   static final int BATCH = 50;
 
-  /** How the consumer is protected. */
-  public enum Mode {
-    unprotected, batch, perMessage, camel
-  }
-
   @Param
-  public Mode mode;
+  public BatchConsumers.Mode mode;
 
-  private final Orders orders = new Orders();
   private final Keys keys = new Keys();
   private SqlRig rig;
-  private CamelPeer camel;
+  private BatchConsumers consumers;
 
   @Setup
   public void setUp() {
     rig = new SqlRig(BenchDatabase.postgres, 4);
-    rig.createOrdersTable();
-    rig.createCamelTable();
-    camel = new CamelPeer(rig.pool, "bench.consume");
-    Idempotency.install(IdempotencyConfig.builder()
-        .store(rig.joinedStoreBuilder().transactionMode(TransactionMode.JOINED).build()).build());
+    consumers = new BatchConsumers(rig);
   }
 
   @TearDown
   public void tearDown() {
     try {
-      rig.requireOneOrderPerExecution(mode, orders.executions.get());
+      rig.requireOneOrderPerExecution(mode, consumers.orders.executions.get());
     } finally {
-      Idempotency.uninstall();
-      camel.close();
+      consumers.close();
       rig.close();
     }
   }
@@ -77,37 +60,6 @@ public class BatchConsumerBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public int consume() {
-    List<String> messages = new ArrayList<>(BATCH);
-    for (int i = 0; i < BATCH; i++) {
-      messages.add(keys.fresh());
-    }
-    return switch (mode) {
-      case unprotected -> rig.jdbi.inTransaction(h -> {
-        for (String id : messages) {
-          orders.placePlain(h, id, 1999);
-        }
-        return messages.size();
-      });
-      case batch -> rig.jdbi.inTransaction(h -> {
-        int acked = 0;
-        for (BatchResult<Receipt> r : Idempotency.global().batch("bench.consume", Receipt.class)
-            .run(messages, id -> id, id -> orders.placePlain(h, id, 1999))) {
-          acked += r.settlement() == Settlement.ACK ? 1 : 0;
-        }
-        return acked;
-      });
-      case perMessage -> {
-        for (String id : messages) {
-          rig.jdbi.inTransaction(h -> orders.place(h, id, 1999));
-        }
-        yield messages.size();
-      }
-      case camel -> rig.jdbi.inTransaction(h -> {
-        for (String id : messages) {
-          camel.first(id, () -> orders.placePlain(h, id, 1999));
-        }
-        return messages.size();
-      });
-    };
+    return consumers.consume(mode, BatchConsumers.freshBatch(keys, BATCH));
   }
 }

@@ -35,7 +35,7 @@ class BenchmarkSmokeTest {
       Map.entry("SqlBenchmark.firstCall", BenchDatabase.values().length * SqlBenchmark.Impl.values().length),
       Map.entry("SqlBenchmark.replay", BenchDatabase.values().length * SqlBenchmark.Impl.values().length),
       Map.entry("CommitCostBenchmark.firstCall", CommitCostBenchmark.Mode.values().length),
-      Map.entry("BatchConsumerBenchmark.consume", BatchConsumerBenchmark.Mode.values().length),
+      Map.entry("BatchConsumerBenchmark.consume", BatchConsumers.Mode.values().length),
       Map.entry("LayeredBenchmark.replay", 2),
       Map.entry("ResultKeepingBenchmark.replay", ResultKeepingBenchmark.Result.values().length),
       Map.entry("RedisBenchmark.firstCall", 3),

@@ -207,6 +207,8 @@ public final class BatchRun {
           recorded[c] = store.complete(completions.get(c).key(), owner, completions.get(c).outcome(), ttl);
         }
       }
+    } catch (IdempotencyRollbackRequiredException e) {
+      throw e; // the batch's transaction, which holds what its items wrote, must roll back: it runs again
     } catch (RuntimeException e) {
       events.emit(Type.STORE_ERROR, plan, null, e);
       throw new IdempotencyStoreException("The items of a batch of " + plan.description + " ran, but the store"

@@ -34,6 +34,7 @@ final class PostgresStatements extends TableStatements {
   private final NamedSql purgeSql;
   private final NamedSql claimAllSql;
   private final NamedSql completeAllSql;
+  private final PostgresBatchRecords batchRecords;
   /** Looked up from the first batch completion's statement; null until then. */
   private volatile @Nullable PrepareThreshold prepareThreshold;
 
@@ -75,6 +76,7 @@ final class PostgresStatements extends TableStatements {
         + ", failure_message = (CAST(:failureMessages AS text[]))" + at
         + " WHERE idempotency_key = ANY(CAST(:keys AS text[])) AND state = 'IN_PROGRESS' AND owner_token = :owner"
         + " RETURNING idempotency_key");
+    batchRecords = new PostgresBatchRecords(table, rowColumns, now(), deadline("ttl"));
     // SKIP LOCKED: never wait for (or hold up) a claim that is taking over an expired row right now.
     // purge_after >= expires_at on every row, so the index range holds expired rows only; expires_at is
     // checked again all the same, so that a row edited by hand is never deleted while it is live
@@ -259,6 +261,11 @@ final class PostgresStatements extends TableStatements {
       done[i] = completed.contains(keys.get(i));
     }
     return done;
+  }
+
+  @Override
+  @Nullable PostgresBatchRecords batchRecords() {
+    return batchRecords;
   }
 
   /**

@@ -5,11 +5,16 @@ import io.idempotent.IdempotencyStoreException;
 import io.idempotent.spi.BatchClaims;
 import io.idempotent.spi.ClaimResult;
 import io.idempotent.spi.OutcomeFields;
+import io.idempotent.spi.RecordState;
 import io.idempotent.spi.StoreKeyRules;
+import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -26,8 +31,21 @@ final class TableBatches {
   private final CommittedWork work;
   private final CallRouting routing;
   private final TransactionScopedClaims scoped;
-  /** The caller's transaction each open batch claimed its keys in, by the batch's owner token. */
-  private final Map<String, CallerTransactions.Transaction> joinedBatches = new ConcurrentHashMap<>();
+  /** Each open batch in a caller's transaction, by the batch's owner token. */
+  private final Map<String, JoinedBatch> joinedBatches = new ConcurrentHashMap<>();
+
+  /**
+   * A batch in the caller's {@code transaction}. Recorded on completion ({@link PostgresBatchRecords}),
+   * {@code fingerprints} holds the fingerprint of each key it may record and {@code expired} the keys whose
+   * expired row it replaces; claimed first, both are empty.
+   */
+  private record JoinedBatch(CallerTransactions.Transaction transaction, Map<String, String> fingerprints,
+      Set<String> expired) {
+
+    boolean recordedOnCompletion() {
+      return !fingerprints.isEmpty();
+    }
+  }
 
   TableBatches(StoreKeyRules keyRules, TableStatements statements, CommittedWork work, CallRouting routing,
       TransactionScopedClaims scoped) {
@@ -41,7 +59,8 @@ final class TableBatches {
   /**
    * Claims a batch's keys: in one statement on PostgreSQL, key by key on the other databases. In a joined
    * mode with a transaction open on the calling thread they are claimed in it, and its commit records them
-   * with the batch's outcomes and writes; otherwise each claim commits at once.
+   * with the batch's outcomes and writes; on PostgreSQL they are only read there, and the outcomes inserted
+   * on completion ({@link PostgresBatchRecords}). Otherwise each claim commits at once.
    */
   List<ClaimResult> claimAll(List<BatchClaims.Claim> claims, String owner, long leaseMicros) {
     Objects.requireNonNull(owner, "owner");
@@ -54,6 +73,10 @@ final class TableBatches {
       return List.of();
     }
     CallerTransactions.Transaction joined = routing.batchTransaction();
+    PostgresBatchRecords records = statements.batchRecords();
+    if (joined != null && records != null) {
+      return readForCompletion(joined, records, requests, owner);
+    }
     List<TableStatements.@Nullable Claim> found = joined != null ? statements.claimAll(joined.connection(), requests)
         : work.repeating(c -> statements.claimAll(c, requests));
     List<ClaimResult> results = new ArrayList<>(requests.size());
@@ -68,15 +91,54 @@ final class TableBatches {
       results.add(result);
     }
     if (joined != null && claimedAny) {
-      joinedBatches.put(owner, joined);
-      for (int i = 0; i < requests.size(); i++) {
-        if (results.get(i).claimed()) {
-          joined.joining(requests.get(i).key(), () -> joinedBatches.remove(owner));
-        }
-      }
-      joined.afterCommit(() -> joinedBatches.remove(owner));
+      open(new JoinedBatch(joined, Map.of(), Set.of()), owner, requests, results);
     }
     return results;
+  }
+
+  /**
+   * A batch recorded on completion: its keys' rows read, nothing written. A key with no live row counts as
+   * claimed, and is recorded by {@link #completeAll}, or not at all if the transaction rolls back.
+   */
+  private List<ClaimResult> readForCompletion(CallerTransactions.Transaction joined, PostgresBatchRecords records,
+      List<TableStatements.ClaimRequest> requests, String owner) {
+    String[] keys = new String[requests.size()];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = requests.get(i).key();
+    }
+    List<PostgresBatchRecords.Found> found = records.read(joined.connection(), keys);
+    List<ClaimResult> results = new ArrayList<>(keys.length);
+    Map<String, String> fingerprints = new HashMap<>();
+    Set<String> expired = new HashSet<>();
+    for (int i = 0; i < keys.length; i++) {
+      StoredRow row = found.get(i).row();
+      if (row != null && row.expiresInMicros() > 0) {
+        results.add(ClaimResult.existing(row.toRecord(keys[i])));
+        continue;
+      }
+      fingerprints.put(keys[i], requests.get(i).fingerprint());
+      if (row != null) {
+        expired.add(keys[i]);
+      }
+      results.add(row != null && row.state() == RecordState.IN_PROGRESS ? ClaimResult.takenOver()
+          : ClaimResult.acquired());
+    }
+    if (!fingerprints.isEmpty()) {
+      open(new JoinedBatch(joined, fingerprints, expired), owner, requests, results);
+    }
+    return results;
+  }
+
+  /** Remembers an open batch until its transaction ends. */
+  private void open(JoinedBatch batch, String owner, List<TableStatements.ClaimRequest> requests,
+      List<ClaimResult> results) {
+    joinedBatches.put(owner, batch);
+    for (int i = 0; i < requests.size(); i++) {
+      if (results.get(i).claimed()) {
+        batch.transaction().joining(requests.get(i).key(), () -> joinedBatches.remove(owner));
+      }
+    }
+    batch.transaction().afterCommit(() -> joinedBatches.remove(owner));
   }
 
   private ClaimResult claimAlone(CallerTransactions.Transaction joined, TableStatements.ClaimRequest r) {
@@ -104,13 +166,56 @@ final class TableBatches {
     if (keys.isEmpty()) {
       return new boolean[0];
     }
-    CallerTransactions.Transaction joined = joinedBatches.get(owner);
-    if (joined != null && joined == scoped.currentOrNone()) {
-      return statements.completeAll(joined.connection(), keys, owner, outcomes, ttlMicros);
+    JoinedBatch batch = joinedBatches.get(owner);
+    if (batch != null && batch.transaction() == scoped.currentOrNone()) {
+      Connection c = batch.transaction().connection();
+      return batch.recordedOnCompletion() ? recordOnCompletion(batch, c, keys, owner, outcomes, ttlMicros)
+          : statements.completeAll(c, keys, owner, outcomes, ttlMicros);
     }
     // claims committed at once, or with a transaction that has ended since: the batch has run, so its
     // outcomes wait their turn for a connection even while the store's other operations pause
     return work.repeating(c -> statements.completeAll(c, keys, owner, outcomes, ttlMicros), false);
+  }
+
+  /**
+   * Records a batch read for completion: its expired rows replaced and its outcomes inserted, in the caller's
+   * transaction. A key it did not count as claimed is not recorded.
+   *
+   * @throws IdempotencyRollbackRequiredException when another transaction wrote a row of one of its keys since
+   *     the batch read them: what the items wrote must roll back, and the redelivered batch replays that row
+   */
+  private boolean[] recordOnCompletion(JoinedBatch batch, Connection c, List<String> keys, String owner,
+      List<OutcomeFields> outcomes, long ttlMicros) {
+    PostgresBatchRecords records = Objects.requireNonNull(statements.batchRecords(), "batch records");
+    boolean[] done = new boolean[keys.size()];
+    List<String> inserted = new ArrayList<>(keys.size());
+    List<String> fingerprints = new ArrayList<>(keys.size());
+    List<OutcomeFields> recorded = new ArrayList<>(keys.size());
+    List<String> replaced = new ArrayList<>();
+    for (int i = 0; i < done.length; i++) {
+      String fingerprint = batch.fingerprints().get(keys.get(i));
+      if (fingerprint != null) {
+        done[i] = true;
+        inserted.add(keys.get(i));
+        fingerprints.add(fingerprint);
+        recorded.add(outcomes.get(i));
+        if (batch.expired().contains(keys.get(i))) {
+          replaced.add(keys.get(i));
+        }
+      }
+    }
+    if (inserted.isEmpty()) {
+      return done;
+    }
+    if ((!replaced.isEmpty() && !records.deleteExpired(c, replaced))
+        || !records.insertCompleted(c, inserted.toArray(new String[0]), fingerprints.toArray(new String[0]), owner,
+            recorded, ttlMicros)) {
+      throw new IdempotencyRollbackRequiredException("Another transaction recorded or claimed a key of a batch"
+          + " while the batch ran in the caller's transaction: the transaction must roll back, with what the"
+          + " batch's items wrote, and every message of the batch is delivered again (a redelivery replays that"
+          + " key's outcome)", null);
+    }
+    return done;
   }
 
   /**

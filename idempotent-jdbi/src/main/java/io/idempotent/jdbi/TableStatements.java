@@ -157,6 +157,14 @@ abstract class TableStatements {
     return done;
   }
 
+  /**
+   * How a batch in the caller's transaction is recorded when it completes, on a database where that is one
+   * statement ({@link PostgresBatchRecords}); null where it is claimed first, then completed.
+   */
+  @Nullable PostgresBatchRecords batchRecords() {
+    return null;
+  }
+
   /** Deletes at most {@code max} expired rows in one short statement. */
   abstract int purgeExpired(Connection c, int max);
 

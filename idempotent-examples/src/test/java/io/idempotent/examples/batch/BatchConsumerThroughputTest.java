@@ -28,7 +28,7 @@ class BatchConsumerThroughputTest {
     assertThat(log.toString(StandardCharsets.UTF_8)).contains("round 1 batched", "round 1 unprotected");
     assertThat(report.unprotected().rates()).hasSize(2).allSatisfy(r -> assertThat(r).isPositive());
     assertThat(report.batched().rates()).hasSize(2).allSatisfy(r -> assertThat(r).isPositive());
-    // an INSERT per message, and on PostgreSQL one claim statement and one outcome statement per protected batch
+    // an INSERT per message, and on PostgreSQL one read of the keys and one insert of the outcomes per protected batch
     BatchConsumerThroughput.Result plain = report.unprotected();
     BatchConsumerThroughput.Result batched = report.batched();
     assertThat(plain.messagesPerBatch()).as("messages per batch").isBetween(40.0, 50.0);
