@@ -89,8 +89,9 @@ final class PostgresBatchRecords {
   /**
    * Inserts the batch's outcomes as COMPLETED rows held by {@code owner}, kept for {@code ttlMicros}.
    *
-   * @return false when a row of one of the keys is there (another transaction wrote it since the read): the
-   *     statement failed, and with it the caller's transaction, which must roll back
+   * @return false when a row of one of the keys is there (another transaction wrote it since the read; SQLState
+   *     23505, or 40001 under SERIALIZABLE): the statement failed, and with it the caller's transaction, which
+   *     must roll back
    */
   boolean insertCompleted(Connection c, String[] keys, String[] fingerprints, String owner,
       List<OutcomeFields> outcomes, long ttlMicros) {
@@ -118,7 +119,8 @@ final class PostgresBatchRecords {
       ps.executeUpdate();
       return true;
     } catch (SQLException e) {
-      if ("23505".equals(e.getSQLState())) {
+      // a duplicate key; under SERIALIZABLE, a serialization failure: the row was not in the batch's snapshot
+      if ("23505".equals(e.getSQLState()) || "40001".equals(e.getSQLState())) {
         return false;
       }
       throw insertSql.failure(e);

@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A batch in the caller's transaction on PostgreSQL, recorded when it completes ({@code PostgresBatchRecords};
@@ -117,14 +120,16 @@ class JoinedBatchRecordsTest {
     assertThat(again.get(7).value()).isEqualTo("done " + run + "-7");
   }
 
-  @Test
-  void aKeyRecordedElsewhereWhileTheBatchRuns_rollsTheBatchBack_andItsRedeliveryReplaysThatKey() {
+  @ParameterizedTest
+  @EnumSource(value = TransactionIsolationLevel.class, names = {"READ_COMMITTED", "REPEATABLE_READ", "SERIALIZABLE"})
+  void aKeyRecordedElsewhereWhileTheBatchRuns_rollsTheBatchBack_andItsRedeliveryReplaysThatKey(
+      TransactionIsolationLevel isolation) {
     Jdbi jdbi = prepare();
     Idempotency idempotency = on(joined());
     List<String> ids = orders(10);
     String taken = ids.get(6);
 
-    assertThatThrownBy(() -> jdbi.useTransaction(h -> consume(h, idempotency, ids,
+    assertThatThrownBy(() -> jdbi.useTransaction(isolation, h -> consume(h, idempotency, ids,
         () -> elsewhere(() -> jdbi.useTransaction(other -> {
           other.execute("INSERT INTO test_batch_records (order_id) VALUES (?)", taken);
           idempotency.batch(NAME, String.class).run(List.of(taken), id -> id, id -> "elsewhere " + id);
@@ -136,7 +141,7 @@ class JoinedBatchRecordsTest {
     assertThat(effects(jdbi, taken)).as("the other transaction's write").isEqualTo(1);
 
     runs.set(0);
-    List<BatchResult<String>> redelivered = jdbi.inTransaction(h -> consume(h, idempotency, ids, () -> {}));
+    List<BatchResult<String>> redelivered = jdbi.inTransaction(isolation, h -> consume(h, idempotency, ids, () -> {}));
     assertThat(runs).as("every item but the one recorded elsewhere").hasValue(9);
     assertThat(redelivered.get(6).replayed()).isTrue();
     assertThat(redelivered.get(6).value()).isEqualTo("elsewhere " + taken);
