@@ -95,25 +95,10 @@ final class PostgresBatchRecords {
    */
   boolean insertCompleted(Connection c, String[] keys, String[] fingerprints, String owner,
       List<OutcomeFields> outcomes, long ttlMicros) {
-    int n = keys.length;
-    String[] kinds = new String[n];
-    String[] jsons = new String[n];
-    String[] failureTypes = new String[n];
-    String[] failureMessages = new String[n];
-    for (int i = 0; i < n; i++) {
-      OutcomeFields o = outcomes.get(i);
-      kinds[i] = o.kind();
-      jsons[i] = o.json();
-      failureTypes[i] = o.failureType();
-      failureMessages[i] = o.failureMessage();
-    }
     try (PreparedStatement ps = insertSql.prepare(c)) {
       insertSql.setTexts(ps, "keys", keys);
       insertSql.setTexts(ps, "fingerprints", fingerprints);
-      insertSql.setTexts(ps, "kinds", kinds);
-      insertSql.setTexts(ps, "jsons", jsons);
-      insertSql.setTexts(ps, "failureTypes", failureTypes);
-      insertSql.setTexts(ps, "failureMessages", failureMessages);
+      bindOutcomes(insertSql, ps, outcomes);
       insertSql.set(ps, "owner", owner);
       insertSql.set(ps, "ttl", ttlMicros);
       ps.executeUpdate();
@@ -125,5 +110,28 @@ final class PostgresBatchRecords {
       }
       throw insertSql.failure(e);
     }
+  }
+
+  /**
+   * Binds each field of {@code outcomes} as a text array, element {@code i} the field of outcome {@code i}:
+   * {@code :kinds}, {@code :jsons}, {@code :failureTypes} and {@code :failureMessages}.
+   */
+  static void bindOutcomes(NamedSql sql, PreparedStatement ps, List<OutcomeFields> outcomes) throws SQLException {
+    int n = outcomes.size();
+    String[] kinds = new String[n];
+    String[] jsons = new String[n];
+    String[] failureTypes = new String[n];
+    String[] failureMessages = new String[n];
+    for (int i = 0; i < n; i++) {
+      OutcomeFields o = outcomes.get(i);
+      kinds[i] = o.kind();
+      jsons[i] = o.json();
+      failureTypes[i] = o.failureType();
+      failureMessages[i] = o.failureMessage();
+    }
+    sql.setTexts(ps, "kinds", kinds);
+    sql.setTexts(ps, "jsons", jsons);
+    sql.setTexts(ps, "failureTypes", failureTypes);
+    sql.setTexts(ps, "failureMessages", failureMessages);
   }
 }

@@ -228,25 +228,10 @@ final class PostgresStatements extends TableStatements {
 
   @Override
   boolean[] completeAll(Connection c, List<String> keys, String owner, List<OutcomeFields> outcomes, long ttlMicros) {
-    int n = keys.size();
-    String[] kinds = new String[n];
-    String[] jsons = new String[n];
-    String[] failureTypes = new String[n];
-    String[] failureMessages = new String[n];
-    for (int i = 0; i < n; i++) {
-      OutcomeFields o = outcomes.get(i);
-      kinds[i] = o.kind();
-      jsons[i] = o.json();
-      failureTypes[i] = o.failureType();
-      failureMessages[i] = o.failureMessage();
-    }
     Set<String> completed = new HashSet<>();
     try (PreparedStatement ps = planPerExecution(completeAllSql.prepare(c))) {
       completeAllSql.setTexts(ps, "keys", keys.toArray(new String[0]));
-      completeAllSql.setTexts(ps, "kinds", kinds);
-      completeAllSql.setTexts(ps, "jsons", jsons);
-      completeAllSql.setTexts(ps, "failureTypes", failureTypes);
-      completeAllSql.setTexts(ps, "failureMessages", failureMessages);
+      PostgresBatchRecords.bindOutcomes(completeAllSql, ps, outcomes);
       bindCompletionTimes(completeAllSql, ps, owner, ttlMicros);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -256,8 +241,8 @@ final class PostgresStatements extends TableStatements {
     } catch (SQLException e) {
       throw completeAllSql.failure(e);
     }
-    boolean[] done = new boolean[n];
-    for (int i = 0; i < n; i++) {
+    boolean[] done = new boolean[keys.size()];
+    for (int i = 0; i < done.length; i++) {
       done[i] = completed.contains(keys.get(i));
     }
     return done;
