@@ -23,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class PostgresBatchRecords {
 
-  /** A key's row, live or not, as the batch's read found it; {@code row} null when there is none. */
-  record Found(String key, @Nullable StoredRow row) {}
-
   private final NamedSql readSql;
   private final NamedSql deleteExpiredSql;
   private final NamedSql insertSql;
@@ -47,8 +44,12 @@ final class PostgresBatchRecords {
         + " CAST(:failureMessages AS text[])) AS b(k, fp, kind, json, ft, fm) ORDER BY b.k");
   }
 
-  /** The rows of {@code keys}, in their order, in one statement; nothing is written or locked. */
-  List<Found> read(Connection c, String[] keys) {
+  /**
+   * The rows of {@code keys}, live or not, in one statement; nothing is written or locked.
+   *
+   * @return one per key, in order; null where the key has no row
+   */
+  List<@Nullable StoredRow> read(Connection c, String[] keys) {
     Map<String, StoredRow> rows = new HashMap<>();
     try (PreparedStatement ps = readSql.prepare(c)) {
       readSql.setTexts(ps, "keys", keys);
@@ -60,9 +61,9 @@ final class PostgresBatchRecords {
     } catch (SQLException e) {
       throw readSql.failure(e);
     }
-    List<Found> found = new ArrayList<>(keys.length);
+    List<@Nullable StoredRow> found = new ArrayList<>(keys.length);
     for (String key : keys) {
-      found.add(new Found(key, rows.get(key)));
+      found.add(rows.get(key));
     }
     return found;
   }

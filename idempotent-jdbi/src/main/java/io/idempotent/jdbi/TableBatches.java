@@ -106,12 +106,12 @@ final class TableBatches {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = requests.get(i).key();
     }
-    List<PostgresBatchRecords.Found> found = records.read(joined.connection(), keys);
+    List<@Nullable StoredRow> found = records.read(joined.connection(), keys);
     List<ClaimResult> results = new ArrayList<>(keys.length);
     Map<String, String> fingerprints = new HashMap<>();
     Set<String> expired = new HashSet<>();
     for (int i = 0; i < keys.length; i++) {
-      StoredRow row = found.get(i).row();
+      StoredRow row = found.get(i);
       if (row != null && row.expiresInMicros() > 0) {
         results.add(ClaimResult.existing(row.toRecord(keys[i])));
         continue;
