@@ -16,9 +16,12 @@ import org.jspecify.annotations.Nullable;
  * A batch in the caller's transaction on PostgreSQL, recorded when it completes (docs/MESSAGING.md,
  * Batches): the batch's rows are read at its start, without writing, and at its end its outcomes are
  * inserted as COMPLETED rows, in one statement, in the same transaction as what its items wrote. Each message
- * thus costs one row written, where a claim then a completion cost an insert and an update. A key whose row
- * another transaction wrote in between fails the insert with a duplicate key (SQLState 23505, the
- * transaction aborted): the caller's transaction rolls back, and the batch's redelivery reads that row.
+ * thus costs one row written, where a claim then a completion cost an insert and an update. The read first
+ * takes a transaction-scoped advisory lock on a hash of each key, so two batches with a key in common run one
+ * after the other, and the second replays the first's outcome. A key whose row another transaction wrote in
+ * between all the same (a call that is not a batch; a snapshot older than that commit, above READ COMMITTED)
+ * fails the insert with a duplicate key (SQLState 23505, the transaction aborted): the caller's transaction
+ * rolls back, and the batch's redelivery reads that row.
  * Used by {@link TableBatches}; thread-safe.
  */
 final class PostgresBatchRecords {
@@ -31,7 +34,13 @@ final class PostgresBatchRecords {
     String t = table.qualified();
     // each key read through the primary key (the lateral subquery, fenced by OFFSET 0, never becomes a join
     // that could scan the table), live or expired: an expired row is replaced when the batch is recorded
-    readSql = NamedSql.of("SELECT l.* FROM unnest(CAST(:keys AS text[])) AS b(k) CROSS JOIN LATERAL"
+    // first, in the same round trip, a transaction-scoped advisory lock on a hash of each key, taken in the
+    // hashes' order: a batch with a key in common waits for this one to end, and then its read (a statement
+    // of its own, so at READ COMMITTED a new snapshot) finds this one's rows and replays them
+    String lock = "hashtextextended(k, " + (long) t.hashCode() + ")";
+    readSql = NamedSql.of("SELECT count(pg_advisory_xact_lock(" + lock + ")) FROM (SELECT k FROM"
+        + " unnest(CAST(:keys AS text[])) AS b(k) ORDER BY " + lock + ") AS s;"
+        + " SELECT l.* FROM unnest(CAST(:keys AS text[])) AS b(k) CROSS JOIN LATERAL"
         + " (SELECT idempotency_key AS k, " + rowColumns + " FROM " + t + " WHERE idempotency_key = b.k OFFSET 0) l");
     // key by key, through the primary key whatever the plan: an expired row is rare (not yet purged)
     deleteExpiredSql = NamedSql.of("DELETE FROM " + t + " WHERE idempotency_key = :key AND expires_at <= " + now);
@@ -45,7 +54,8 @@ final class PostgresBatchRecords {
   }
 
   /**
-   * The rows of {@code keys}, live or not, in one statement; nothing is written or locked.
+   * Locks {@code keys} until the transaction ends (a lock on a hash of each, waiting for a batch that holds
+   * one), then reads their rows, live or not, in one round trip; no row is written or locked.
    *
    * @return one per key, in order; null where the key has no row
    */
@@ -53,7 +63,11 @@ final class PostgresBatchRecords {
     Map<String, StoredRow> rows = new HashMap<>();
     try (PreparedStatement ps = readSql.prepare(c)) {
       readSql.setTexts(ps, "keys", keys);
-      try (ResultSet rs = ps.executeQuery()) {
+      ps.execute(); // the locks
+      if (!ps.getMoreResults()) {
+        throw new SQLException("The batch's read returned no result set", "XX000");
+      }
+      try (ResultSet rs = ps.getResultSet()) {
         while (rs.next()) {
           rows.put(rs.getString(1), StoredRow.read(rs, 2));
         }

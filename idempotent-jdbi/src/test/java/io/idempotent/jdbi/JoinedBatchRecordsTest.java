@@ -130,9 +130,9 @@ class JoinedBatchRecordsTest {
     String taken = ids.get(6);
 
     assertThatThrownBy(() -> jdbi.useTransaction(isolation, h -> consume(h, idempotency, ids,
-        () -> elsewhere(() -> jdbi.useTransaction(other -> {
+        () -> elsewhere(() -> jdbi.useTransaction(other -> { // a single call, in a transaction of its own
           other.execute("INSERT INTO test_batch_records (order_id) VALUES (?)", taken);
-          idempotency.batch(NAME, String.class).run(List.of(taken), id -> id, id -> "elsewhere " + id);
+          idempotency.call(NAME, String.class).key(taken).payload(taken).run(() -> "elsewhere " + taken);
         })))))
         .isInstanceOf(IdempotencyRollbackRequiredException.class)
         .hasMessageContaining("must roll back");
@@ -146,6 +146,44 @@ class JoinedBatchRecordsTest {
     assertThat(redelivered.get(6).replayed()).isTrue();
     assertThat(redelivered.get(6).value()).isEqualTo("elsewhere " + taken);
     for (String id : ids) {
+      assertThat(effects(jdbi, id)).as(id).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void twoBatchesWithAKeyInCommon_runOneAfterTheOther_andTheSecondReplaysIt() throws Exception {
+    Jdbi jdbi = prepare();
+    Idempotency idempotency = on(joined());
+    List<String> first = orders(5);
+    List<String> second = List.of(first.get(3), run + "-other");
+    AtomicInteger secondRuns = new AtomicInteger();
+    CompletableFuture<List<BatchResult<String>>> other = new CompletableFuture<>();
+
+    jdbi.useTransaction(h -> consume(h, idempotency, first, () -> {
+      CompletableFuture.runAsync(() -> { // waits for this batch's lock on their common key
+        try {
+          other.complete(jdbi.inTransaction(o -> idempotency.batch(NAME, String.class).run(second, id -> id, id -> {
+            secondRuns.incrementAndGet();
+            o.execute("INSERT INTO test_batch_records (order_id) VALUES (?)", id);
+            return "done " + id;
+          })));
+        } catch (RuntimeException e) {
+          other.completeExceptionally(e);
+        }
+      });
+      try {
+        Thread.sleep(300);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      assertThat(other).as("the second batch waits while this one is open").isNotDone();
+    }));
+
+    List<BatchResult<String>> results = other.get(30, TimeUnit.SECONDS);
+    assertThat(results.get(0).replayed()).as("the key in common, replayed").isTrue();
+    assertThat(results.get(0).value()).isEqualTo("done " + first.get(3));
+    assertThat(secondRuns).as("only its own key ran").hasValue(1);
+    for (String id : List.of(first.get(0), first.get(3), second.get(1))) {
       assertThat(effects(jdbi, id)).as(id).isEqualTo(1);
     }
   }
